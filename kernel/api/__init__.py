@@ -1,0 +1,21 @@
+"""The kernel's own routes (services `base` and `portal`, plus `/api/kernel` and `/api/account`)."""
+
+from __future__ import annotations
+
+from atrium.sdk.routing import Router
+
+
+def kernel_routers() -> list[Router]:
+    from atrium.kernel.api import admin, auth, manifest, menus, portal, settings, systems, user
+
+    return [
+        auth.router,
+        user.router,
+        user.account_router,
+        systems.router,
+        menus.router,
+        portal.router,
+        settings.router,
+        admin.router,
+        manifest.router,
+    ]

@@ -1,0 +1,252 @@
+"""Dictionaries, server configuration flags, grey rules, sign-in options and dashboard statistics."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+
+from atrium.kernel import menus
+from atrium.kernel.api.deps import kernel
+from atrium.kernel.models import AuditConfig, BehaviorLog, DictItem, GreyRule, LoginLog, ServerConfig, Tenant
+from atrium.sdk.context import current_context, unscoped
+from atrium.sdk.db import session, utcnow
+from atrium.sdk.errors import BadRequest
+from atrium.sdk.routing import Router
+
+router = Router("/api/base")
+CONFIG_KEYS = {
+    "SHOW_BPM": "true",
+    "SHOW_HELPCENTER": "true",
+    "DEFAULT_THEMECOLOR": "#204BE3",
+    "HIDE_THEME_CONTROL": "false",
+    "SHOW_REQUIREMENT_QR": "false",
+    "AIGC_ENABLE": "false",
+    "TRACKING_ENABLE": "true",
+}
+
+
+class DicQuery(BaseModel):
+    dicType: str = Field(min_length=1, max_length=64)
+
+
+def _dict_items(dic_type: str, public_only: bool) -> list[dict[str, Any]]:
+    locale = current_context().locale
+    q = select(DictItem).where(DictItem.dic_type == dic_type).order_by(DictItem.sort, DictItem.id)
+    if public_only:
+        q = q.where(DictItem.public.is_(True))
+    with unscoped():
+        rows = session().execute(q).scalars().all()
+    return [
+        {
+            "dicCode": r.dic_code,
+            "diId": str(r.id),
+            "dicName": r.names.get(locale) or r.names.get("zh-cn") or r.dic_code,
+        }
+        for r in rows
+    ]
+
+
+@router.get("/dic-items/get-dictype", query=DicQuery)
+def get_dictype(query: DicQuery) -> list[dict[str, Any]]:
+    """Dictionary items, named in the request's language."""
+    return _dict_items(query.dicType, public_only=False)
+
+
+@router.get("/dic-items/get-dictype-notoken", public=True, query=DicQuery)
+def get_dictype_notoken(query: DicQuery) -> list[dict[str, Any]]:
+    """Public dictionary items (e.g. SYSTEM_LANGUAGE_TYPES for the sign-in page)."""
+    return _dict_items(query.dicType, public_only=True)
+
+
+class ConfigQuery(BaseModel):
+    configKey: str = Field(min_length=1, max_length=64)
+
+
+@router.get("/server-config/get-value-by-key", public=True, query=ConfigQuery)
+def get_config(query: ConfigQuery) -> str:
+    """A public configuration flag (SHOW_BPM, SHOW_HELPCENTER, DEFAULT_THEMECOLOR, HIDE_THEME_CONTROL)."""
+    if query.configKey not in CONFIG_KEYS:
+        raise BadRequest("config.unknown_key", key=query.configKey)
+    with unscoped():
+        row = session().get(ServerConfig, query.configKey)
+    return row.value if row else CONFIG_KEYS[query.configKey]
+
+
+@router.get("/tracking-web-page/enable")
+def tracking_enabled() -> bool:
+    """Whether page tracking is on."""
+    return menus.flag("TRACKING_ENABLE") if _configured("TRACKING_ENABLE") else True
+
+
+@router.post("/aigc/enable")
+def aigc_enabled() -> bool:
+    """Whether the chat assistant is on (it also shows the api-analytics menu)."""
+    return menus.flag(menus.CHAT_FLAG)
+
+
+def _configured(key: str) -> bool:
+    with unscoped():
+        return session().get(ServerConfig, key) is not None
+
+
+@router.get("/grayscale/rule/myid")
+def grey_rules() -> dict[str, list[dict[str, str]]]:
+    """Extra request headers for this user: the tenant's grey rules and those plugins add."""
+    ctx = current_context()
+    su = ctx.require_user()
+    rows = (
+        session()
+        .execute(select(GreyRule).where((GreyRule.user_id.is_(None)) | (GreyRule.user_id == su.user_id)))
+        .scalars()
+        .all()
+    )
+    headers = [{"header": r.header, "value": r.value} for r in rows]
+    for extra in kernel().plugins.call("atrium_request_headers", ctx=ctx).values():
+        headers.extend(extra or [])
+    return {"headers": headers}
+
+
+class LoginInfoQuery(BaseModel):
+    domainName: str = Field(default="", max_length=128)
+    tenantId: int | None = None
+
+
+def login_types(tenant_id: int | None) -> list[dict[str, Any]]:
+    types: list[dict[str, Any]] = [{"type": "account"}, {"type": "phone"}, {"type": "email"}]
+    k = kernel()
+    for plugin, extra in k.plugins.call("atrium_login_types", tenant_id=tenant_id).items():
+        if tenant_id is None or k.enablement.is_enabled(tenant_id, plugin):
+            types.extend(extra or [])
+    return types
+
+
+def _tenant_of(query: LoginInfoQuery) -> Tenant | None:
+    with unscoped():
+        if query.tenantId is not None:
+            return session().get(Tenant, query.tenantId)
+        if query.domainName:
+            return session().execute(select(Tenant).where(Tenant.domain == query.domainName)).scalar()
+    return None
+
+
+@router.get("/base-sso-oauth-config/get-login-type", public=True, query=LoginInfoQuery)
+def get_login_type(query: LoginInfoQuery) -> list[dict[str, Any]]:
+    """Sign-in modes for a tenant's sign-in page: the platform's own and those plugins offer."""
+    tenant = _tenant_of(query)
+    return login_types(tenant.id if tenant else None)
+
+
+@router.get("/base-login-config/get-login-info", public=True, query=LoginInfoQuery)
+def get_login_info(query: LoginInfoQuery) -> dict[str, Any]:
+    """Sign-in page configuration for a tenant domain."""
+    tenant = _tenant_of(query)
+    return {
+        "tenantId": tenant.id if tenant else None,
+        "tenantName": tenant.name if tenant else "",
+        "loginTypes": login_types(tenant.id if tenant else None),
+        "captcha": True,
+    }
+
+
+def _days(n: int) -> list[str]:
+    today = utcnow().date()
+    return [(today - timedelta(days=i)).isoformat() for i in range(n - 1, -1, -1)]
+
+
+@router.get("/login-log/user-7day-login-count")
+def login_7day() -> list[dict[str, Any]]:
+    """Sign-ins per day over the last seven days in the current tenant."""
+    current_context().require_user()
+    since = utcnow() - timedelta(days=7)
+    rows = session().execute(select(LoginLog.at).where(LoginLog.at >= since)).scalars().all()
+    counts: dict[str, int] = {}
+    for at in rows:
+        counts[at.date().isoformat()] = counts.get(at.date().isoformat(), 0) + 1
+    return [{"date": d, "count": counts.get(d, 0)} for d in _days(7)]
+
+
+@router.get("/base-behavior/behavior-total7")
+def behavior_7day() -> dict[str, Any]:
+    """Click totals, active users and top menus over the last seven days in the current tenant."""
+    current_context().require_user()
+    db = session()
+    since = utcnow() - timedelta(days=7)
+    total = (
+        db.execute(select(func.count()).select_from(BehaviorLog).where(BehaviorLog.at >= since)).scalar() or 0
+    )
+    top_menus = db.execute(
+        select(BehaviorLog.page_name, func.count())
+        .where(BehaviorLog.at >= since)
+        .group_by(BehaviorLog.page_name)
+        .order_by(func.count().desc())
+        .limit(10)
+    ).all()
+    top_users = db.execute(
+        select(LoginLog.user_id, func.count())
+        .where(LoginLog.at >= since)
+        .group_by(LoginLog.user_id)
+        .order_by(func.count().desc())
+        .limit(10)
+    ).all()
+    return {
+        "clickTotal": int(total),
+        "topMenus": [{"name": n, "count": int(c)} for n, c in top_menus],
+        "topUsers": [{"userId": str(u), "count": int(c)} for u, c in top_users],
+    }
+
+
+class VisitIn(BaseModel):
+    menuId: str = Field(default="", max_length=64)
+    pageName: str = Field(default="", max_length=256)
+
+
+@router.post("/base-behavior/visit", body=VisitIn)
+def record_visit(body: VisitIn) -> None:
+    """Record a page visit for the dashboard."""
+    su = current_context().require_user()
+    session().add(BehaviorLog(user_id=su.user_id, menu_id=body.menuId, page_name=body.pageName))
+    kernel().emit("page_visit", tenant_id=su.tenant_id, user_id=su.user_id, menu_id=body.menuId)
+
+
+class AuditIn(BaseModel):
+    serverName: str = Field(min_length=1, max_length=64)
+    tableName: str = Field(min_length=1, max_length=128)
+    tableAlias: str = Field(default="", max_length=128)
+    enabled: bool = True
+
+
+@router.get("/audit-config/list", permission="admin")
+def audit_list() -> list[dict[str, Any]]:
+    """Table audit configuration of the tenant."""
+    rows = session().execute(select(AuditConfig).order_by(AuditConfig.id)).scalars().all()
+    return [
+        {
+            "id": str(r.id),
+            "serverName": r.server_name,
+            "tableName": r.table_name,
+            "tableAlias": r.table_alias,
+            "enabled": r.enabled,
+        }
+        for r in rows
+    ]
+
+
+@router.post("/audit-config/save", permission="admin", body=AuditIn)
+def audit_save(body: AuditIn) -> dict[str, str]:
+    """Add or update a table's audit setting."""
+    db = session()
+    row = db.execute(
+        select(AuditConfig).where(
+            AuditConfig.server_name == body.serverName, AuditConfig.table_name == body.tableName
+        )
+    ).scalar()
+    if row is None:
+        row = AuditConfig(server_name=body.serverName, table_name=body.tableName)
+        db.add(row)
+    row.table_alias = body.tableAlias
+    row.enabled = body.enabled
+    db.flush()
+    return {"id": str(row.id)}

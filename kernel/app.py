@@ -1,0 +1,131 @@
+"""Assembling the ASGI app once, before it starts: kernel routes, plugin routes, web files, WebSocket."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from atrium.kernel.api import kernel_routers
+from atrium.kernel.config import Settings, get_settings
+from atrium.kernel.http import envelope, make_endpoint
+from atrium.kernel.logs import configure_logging
+from atrium.kernel.middleware import ContextMiddleware
+from atrium.kernel.openapi import build_openapi
+from atrium.kernel.routing import ExactPathRouter
+from atrium.kernel.runtime import Kernel
+from atrium.kernel.websocket import make_ws_endpoint
+from atrium.sdk.context import current_context
+from atrium.sdk.routing import Router, RouteSpec
+
+PUBLIC_PATHS = ("/", "/i18n/*", "/plugins/*", "/assets/*", "/api/openapi.json", "/ws")
+
+
+def collect_routes(kernel: Kernel) -> list[RouteSpec]:
+    specs: list[RouteSpec] = []
+    for router in kernel_routers():
+        specs.extend(router.routes)
+    for plugin, result in kernel.plugins.call("atrium_routes").items():
+        routers = result if isinstance(result, list) else [result]
+        for router in routers:
+            if not isinstance(router, Router):
+                continue
+            for spec in router.routes:
+                spec.plugin = plugin
+                specs.append(spec)
+    return specs
+
+
+class SPAStatic(StaticFiles):
+    """The host's built files, with index.html for client-side routes."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        try:
+            response = await super().get_response(path, scope)
+        except Exception:
+            response = Response(status_code=404)
+        if response.status_code == 404 and not path.startswith(("api/", "plugins/", "i18n/")):
+            index = Path(str(self.directory)) / "index.html"
+            if index.exists():
+                return FileResponse(index, headers={"cache-control": "no-cache"})
+        return response
+
+
+def web_routes(settings: Settings) -> list[BaseRoute]:
+    routes: list[BaseRoute] = [
+        Mount("/i18n", app=StaticFiles(directory=str(settings.i18n_dir), check_dir=False))
+    ]
+    plugins_dir = settings.web_plugins_dir
+    if plugins_dir.exists():
+        for d in sorted(plugins_dir.iterdir()):
+            dist = d / "dist"
+            if dist.is_dir():
+                routes.append(Mount(f"/plugins/{d.name}", app=StaticFiles(directory=str(dist))))
+    if settings.web_dir.is_dir():
+        routes.append(Mount("/", app=SPAStatic(directory=str(settings.web_dir), html=True)))
+    else:
+
+        async def no_web(_request: Request) -> Response:
+            return JSONResponse(
+                {"code": 404, "msg": "web bundle not built: run `npm run build`", "data": None}
+            )
+
+        routes.append(Route("/", no_web))
+    return routes
+
+
+def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None = None) -> Starlette:
+    settings = settings or get_settings()
+    kernel = Kernel(settings, extra_plugins)
+    specs = collect_routes(kernel)
+    routes: list[BaseRoute] = [
+        Route(
+            spec.path,
+            make_endpoint(kernel, spec),
+            methods=spec.methods,
+            name=f"{spec.plugin or 'kernel'}:{spec.path}",
+        )
+        for spec in specs
+    ]
+    openapi = build_openapi(specs)
+
+    async def openapi_endpoint(_request: Request) -> Response:
+        return JSONResponse(openapi)
+
+    async def api_not_found(request: Request) -> Response:
+        del request  # the language (header or Accept-Language) is already in the request context
+        return envelope(404, kernel.i18n.t("error.not_found", current_context().locale))
+
+    routes += [
+        Route("/api/openapi.json", openapi_endpoint),
+        WebSocketRoute("/ws", make_ws_endpoint(kernel)),
+        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE"]),
+        *web_routes(settings),
+    ]
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await kernel.start()
+        try:
+            yield
+        finally:
+            await kernel.stop()
+
+    configure_logging(settings.log_json)
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel)],
+        lifespan=lifespan,
+    )
+    app.router = ExactPathRouter(routes, lifespan=lifespan)
+    app.state.kernel = kernel
+    app.state.route_specs = specs
+    return app

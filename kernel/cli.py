@@ -1,0 +1,207 @@
+"""The `atrium` command: serve, db, demo, plugins, user, plugin scaffolding."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from atrium.kernel.config import ROOT, Settings
+
+
+def _kernel(settings: Settings | None = None):  # type: ignore[no-untyped-def]
+    from atrium.kernel.runtime import Kernel
+
+    return Kernel(settings or Settings())
+
+
+@click.group()
+def main() -> None:
+    """Atrium: a multi-tenant enterprise portal."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=int)
+def serve(host: str, port: int, workers: int) -> None:
+    """Start the server."""
+    import uvicorn
+
+    settings = Settings()
+    settings.check_secret()
+    if workers > 1 and not settings.redis_url:
+        raise click.ClickException(
+            "several workers share sessions, menus and pushes through Redis: set ATRIUM_REDIS_URL"
+        )
+    uvicorn.run(
+        "atrium.kernel.asgi:app",
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        proxy_headers=True,
+    )
+
+
+@main.group()
+def db() -> None:
+    """Database migrations."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Upgrade the kernel's and every plugin's tables to their latest version."""
+    from atrium.kernel.migrate import upgrade
+
+    for name in upgrade(_kernel()):
+        click.echo(f"upgraded {name}")
+
+
+@db.command("revision")
+@click.option("--plugin", "name", default="kernel", show_default=True)
+@click.option("-m", "--message", required=True)
+def db_revision(name: str, message: str) -> None:
+    """Autogenerate a migration for one plugin's tables."""
+    from atrium.kernel.migrate import revision, upgrade
+
+    k = _kernel()
+    upgrade(k)
+    revision(k, name, message)
+
+
+@main.command()
+@click.option("--serve/--no-serve", "and_serve", default=False, help="start the server afterwards")
+@click.option("--port", default=8000, type=int)
+def demo(and_serve: bool, port: int) -> None:
+    """Load demo data (tenants, users of each role, systems, menus, plugin content)."""
+    os.environ.setdefault("ATRIUM_DEMO", "1")
+    from atrium.kernel.demo import ACCOUNTS, load_demo
+    from atrium.kernel.migrate import upgrade
+
+    settings = Settings()
+    k = _kernel(settings)
+    upgrade(k)
+    load_demo(k)
+    click.echo("Demo data loaded. Accounts (password / role):")
+    for account, password, role in ACCOUNTS:
+        click.echo(f"  {account:<12} {password:<12} {role}")
+    if and_serve:
+        if not (settings.web_dir / "index.html").exists():
+            click.echo("Building the web bundles (first start only)...")
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+            subprocess.run(["npm", "run", "build"], cwd=ROOT, check=True)
+        click.echo(f"Atrium is running at http://127.0.0.1:{port}/")
+        import uvicorn
+
+        uvicorn.run("atrium.kernel.asgi:app", host="127.0.0.1", port=port, log_level="warning")
+
+
+@main.group()
+def plugins() -> None:
+    """Installed plugins and per-tenant enablement."""
+
+
+@plugins.command("list")
+@click.option("--tenant", type=int, default=None, help="show enablement for this tenant")
+def plugins_list(tenant: int | None) -> None:
+    """List installed plugins, their load status and errors."""
+    k = _kernel()
+    for row in k.plugins.report():
+        state = ""
+        if tenant is not None and row["status"] == "loaded":
+            state = " enabled" if k.enablement.is_enabled(tenant, row["name"]) else " disabled"
+        err = f"  error: {row['error']}" if row["error"] else ""
+        click.echo(f"{row['name']:<16} {row['status']:<7} {row['version'] or '-':<8}{state}{err}")
+
+
+def _set_plugin(name: str, tenant: int, enabled: bool) -> None:
+    from atrium.kernel.menus import MENUS
+    from atrium.kernel.models import Tenant
+    from atrium.sdk.context import unscoped
+    from atrium.sdk.db import session
+
+    k = _kernel()
+    if name not in k.plugins.loaded:
+        raise click.ClickException(f"plugin {name!r} is not installed or failed to load")
+    if k.plugins.loaded[name].info.essential and not enabled:
+        raise click.ClickException(f"plugin {name!r} is essential and cannot be disabled")
+    with unscoped(), k.db():
+        if session().get(Tenant, tenant) is None:
+            raise click.ClickException(f"tenant {tenant} does not exist")
+        k.enablement.set(tenant, name, enabled)
+    k.local.invalidate(MENUS)
+    click.echo(f"{name} {'enabled' if enabled else 'disabled'} for tenant {tenant}")
+
+
+@plugins.command("enable")
+@click.argument("name")
+@click.option("--tenant", type=int, required=True)
+def plugins_enable(name: str, tenant: int) -> None:
+    """Enable a plugin for a tenant."""
+    _set_plugin(name, tenant, True)
+
+
+@plugins.command("disable")
+@click.argument("name")
+@click.option("--tenant", type=int, required=True)
+def plugins_disable(name: str, tenant: int) -> None:
+    """Disable a plugin for a tenant (its data is kept)."""
+    _set_plugin(name, tenant, False)
+
+
+@main.group()
+def user() -> None:
+    """Users."""
+
+
+@user.command("create")
+@click.argument("account")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
+@click.option("--name", "full_name", required=True)
+@click.option("--tenant", type=int, required=True)
+@click.option("--supervisor", is_flag=True)
+@click.option("--super-admin", is_flag=True)
+def user_create(
+    account: str, password: str, full_name: str, tenant: int, supervisor: bool, super_admin: bool
+) -> None:
+    """Create a user in a tenant."""
+    from atrium.kernel.admin import create_user
+    from atrium.sdk.errors import AtriumError
+
+    k = _kernel()
+    try:
+        with k.db():
+            u = create_user(
+                account, password, full_name, tenant, supervisor=supervisor, super_admin=super_admin
+            )
+            uid = u.id
+    except AtriumError as exc:
+        raise click.ClickException(k.i18n.t(exc.key, "en-us", **exc.params)) from exc
+    click.echo(f"created user {account} (id {uid}) in tenant {tenant}")
+
+
+@main.group()
+def plugin() -> None:
+    """Plugin authoring."""
+
+
+@plugin.command("new")
+@click.argument("name")
+@click.option("--dest", type=click.Path(path_type=Path), default=None, help="folder to create it in")
+def plugin_new(name: str, dest: Path | None) -> None:
+    """Scaffold a plugin (Python package and web module) from templates/plugin."""
+    from atrium.kernel.scaffold import scaffold
+
+    try:
+        out = scaffold(name, dest or Path.cwd() / f"atrium-{name}")
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"created {out}\nnext: {sys.executable} -m pip install -e {out} && pytest {out}")
+
+
+if __name__ == "__main__":
+    main()

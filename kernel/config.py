@@ -1,0 +1,57 @@
+"""Settings from ATRIUM_* environment variables, with embedded defaults."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_SECRET = "atrium-demo-secret-key-not-for-production-use"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ATRIUM_", extra="ignore")
+
+    database_url: str = ""
+    redis_url: str = ""
+    redis_prefix: str = "atrium:"
+    secret_key: str = DEMO_SECRET
+    demo: bool = False
+    var_dir: Path = ROOT / "var"
+    web_dir: Path = ROOT / "web-host" / "dist"
+    web_plugins_dir: Path = ROOT / "web-plugins"
+    i18n_dir: Path = ROOT / "i18n"
+    token_minutes: int = 720
+    refresh_token_minutes: int = 60 * 24 * 7
+    load_plugins: str = Field(default="", description="comma-separated allow-list of plugin ids")
+    dev_outbox: bool = False
+    access_log: bool = False
+    log_json: bool = True
+    scheduler: bool = True
+    public_origin: str = ""
+    login_max_failures: int = 30
+    captcha_after_failures: int = 3
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.var_dir / 'atrium.db'}"
+
+    def check_secret(self) -> None:
+        """Refuse to run on a default or short secret unless this is the demo."""
+        if self.demo:
+            return
+        if self.secret_key == DEMO_SECRET or len(self.secret_key) < 32:
+            raise SystemExit(
+                "ATRIUM_SECRET_KEY must be set to a random value of at least 32 characters "
+                "(only `atrium demo` runs on the built-in key)"
+            )
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,58 @@
+"""Per-tenant plugin enablement, cached in process and dropped everywhere through the pub/sub."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from atrium.kernel.models import PluginState
+
+if TYPE_CHECKING:
+    from atrium.kernel.runtime import Kernel
+
+SPACE = "plugin-state"
+
+
+class Enablement:
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+
+    def _states(self, tenant_id: int) -> dict[str, bool]:
+        cached = self.kernel.local.get(SPACE, tenant_id)
+        if cached is None:
+            with self.kernel.engine.connect() as conn:
+                rows = conn.execute(
+                    select(PluginState.plugin, PluginState.enabled).where(PluginState.tenant_id == tenant_id)
+                ).all()
+            cached = {p: bool(e) for p, e in rows}
+            self.kernel.local.put(SPACE, tenant_id, cached)
+        return cached  # type: ignore[no-any-return]
+
+    def is_enabled(self, tenant_id: int, plugin: str) -> bool:
+        loaded = self.kernel.plugins.loaded.get(plugin)
+        if loaded is None:
+            return False
+        if loaded.info.essential:
+            return True
+        return self._states(tenant_id).get(plugin, loaded.info.enabled_by_default)
+
+    def enabled_plugins(self, tenant_id: int) -> list[str]:
+        return [name for name in self.kernel.plugins.order if self.is_enabled(tenant_id, name)]
+
+    def set(self, tenant_id: int, plugin: str, enabled: bool) -> None:
+        """Persist in the current session; callers commit. Hooks run after."""
+        from atrium.sdk.db import session
+
+        db = session()
+        row = db.execute(
+            select(PluginState).where(PluginState.tenant_id == tenant_id, PluginState.plugin == plugin)
+        ).scalar()
+        if row is None:
+            db.add(PluginState(tenant_id=tenant_id, plugin=plugin, enabled=enabled, settings={}))
+        else:
+            row.enabled = enabled
+        db.flush()
+        self.kernel.local.invalidate_on_commit(db, SPACE, tenant_id)
+        hook = "atrium_tenant_enabled" if enabled else "atrium_tenant_disabled"
+        self.kernel.plugins.call(hook, tenant_id=tenant_id, plugin=plugin)

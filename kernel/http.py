@@ -1,0 +1,160 @@
+"""From route declarations to Starlette endpoints: access checks, input models, the envelope, errors."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import structlog
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.exc import DataError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from atrium.sdk.context import RequestContext, current_context
+from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotLoggedIn, PluginDisabled
+from atrium.sdk.routing import RouteSpec
+
+if TYPE_CHECKING:
+    from atrium.kernel.runtime import Kernel
+
+log = structlog.get_logger("atrium.http")
+SUCCESS = 800
+MAX_JSON_BODY = 2 * 1024 * 1024
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, set | frozenset):
+        return list(value)
+    return str(value)
+
+
+class EnvelopeResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, default=_default, option=orjson.OPT_NON_STR_KEYS)
+
+
+def envelope(code: int, msg: str, data: Any = None, headers: dict[str, str] | None = None) -> Response:
+    return EnvelopeResponse({"code": code, "msg": msg, "data": data}, headers=headers)
+
+
+def validation_message(kernel: Kernel, exc: ValidationError, locale: str) -> str:
+    """One translated sentence per failed field: the field's name and the rule it broke."""
+    parts = []
+    for err in exc.errors(include_url=False)[:5]:
+        field = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query")) or "-"
+        etype = err.get("type", "")
+        ctx = {k: v for k, v in (err.get("ctx") or {}).items() if isinstance(v, str | int | float)}
+        if kernel.i18n.has(f"validation.{etype}"):
+            text = kernel.i18n.t(f"validation.{etype}", locale, field=field, **ctx)
+        else:
+            text = kernel.i18n.t("validation.invalid", locale, field=field)
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def error_response(kernel: Kernel, exc: Exception, ctx: RequestContext) -> Response:
+    if isinstance(exc, AtriumError):
+        msg = kernel.i18n.t(exc.key, ctx.locale, **exc.params)
+        return envelope(exc.code, msg, exc.data, headers=ctx.response_headers or None)
+    if isinstance(exc, ValidationError):
+        return envelope(400, validation_message(kernel, exc, ctx.locale), None)
+    if isinstance(exc, OverflowError | DataError):
+        # a value the database cannot hold (an id beyond 64 bits, text over a column's size): bad input
+        log.info("value out of range for the database", path=ctx.controller_url, error=str(exc)[:200])
+        return envelope(400, kernel.i18n.t("error.bad_request", ctx.locale), None)
+    log.exception("unhandled error", path=ctx.controller_url)
+    return envelope(500, kernel.i18n.t("error.system", ctx.locale), None)
+
+
+async def read_payload(request: Request) -> Any:
+    """JSON or form body; `{"params": {...}}` is unwrapped unless the model has a `params` field."""
+    ctype = request.headers.get("content-type", "")
+    if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
+        form = await request.form()
+        return {k: v for k, v in form.items()}
+    body = await request.body()
+    if len(body) > MAX_JSON_BODY:
+        raise BadRequest("error.body_too_large")
+    if not body.strip():
+        return {}
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser goes
+        raise BadRequest("error.bad_json") from exc
+
+
+def unwrap(payload: Any, model: type[BaseModel]) -> Any:
+    """`{"params": {...}}` is the web's usual wrapping; a model with its own `params` field is unwrapped
+    only when the inner object carries that model's other fields."""
+    if not (isinstance(payload, dict) and set(payload) == {"params"}):
+        return payload
+    inner = payload["params"]
+    fields = model.model_fields
+    if inner is None:
+        return {}
+    if "params" not in fields or (
+        isinstance(inner, dict) and any(k in fields and k != "params" for k in inner)
+    ):
+        return inner
+    return payload
+
+
+def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Callable[[Request], Awaitable[Response]]:
+    handler = spec.handler
+    is_async = inspect.iscoroutinefunction(handler)
+    params = set(inspect.signature(handler).parameters)
+
+    async def endpoint(request: Request) -> Response:
+        ctx = current_context()
+        ctx.controller_url = request.scope["path"]
+        try:
+            user = await kernel.auth.resolve(request, ctx)
+            if user is None and not spec.public:
+                raise NotLoggedIn()
+            if spec.permission == "admin" and not (user and user.is_admin):
+                raise Forbidden()
+            if spec.permission == "super-admin" and not (user and user.is_super_admin):
+                raise Forbidden()
+            if (
+                spec.plugin
+                and ctx.tenant_id is not None
+                and not kernel.enablement.is_enabled(ctx.tenant_id, spec.plugin)
+            ):
+                raise PluginDisabled(plugin=spec.plugin)
+            kwargs: dict[str, Any] = {}
+            if spec.raw or "request" in params:
+                kwargs["request"] = request
+            for name, value in request.path_params.items():
+                if name in params:
+                    kwargs[name] = value
+            if spec.query is not None:
+                kwargs["query"] = spec.query.model_validate(dict(request.query_params))
+            if spec.body is not None:
+                payload = await read_payload(request)
+                kwargs["body"] = spec.body.model_validate(unwrap(payload, spec.body))
+            if is_async:
+                result = await handler(**kwargs)
+            else:
+                result = await run_in_threadpool(kernel.run_in_session, handler, kwargs)
+            if isinstance(result, Response):
+                for k, v in ctx.response_headers.items():
+                    result.headers[k] = v
+                return result
+            return envelope(SUCCESS, kernel.i18n.t("ok", ctx.locale), result, ctx.response_headers or None)
+        except Exception as exc:
+            return error_response(kernel, exc, ctx)
+
+    endpoint.__name__ = getattr(handler, "__name__", "endpoint")
+    return endpoint
+
+
+def new_request_id() -> str:
+    return os.urandom(8).hex()

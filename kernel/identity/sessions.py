@@ -1,0 +1,218 @@
+"""Opaque access and refresh tokens, stored hashed; resolving a request's session from a local cache."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, cast
+
+from sqlalchemy import ColumnElement, select, update
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from atrium.kernel.models import AuthToken, Membership, Tenant, User, UserRole
+from atrium.sdk.context import RequestContext, SessionUser, unscoped
+from atrium.sdk.db import utcnow
+from atrium.sdk.errors import NotLoggedIn
+
+if TYPE_CHECKING:
+    from atrium.kernel.runtime import Kernel
+
+SESSIONS = "session"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    access: str
+    refresh: str
+
+    def headers(self) -> dict[str, str]:
+        return {"authorization": self.access, "refresh-authorization": self.refresh}
+
+
+@dataclass(frozen=True)
+class CachedSession:
+    user: SessionUser
+    expires_at: datetime
+
+
+def issue_tokens(
+    db: Session, kernel: Kernel, user_id: int, tenant_id: int, system_code: str, family: str | None = None
+) -> TokenPair:
+    access, refresh = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    fam = family or secrets.token_hex(8)
+    now = utcnow()
+    s = kernel.settings
+    db.add_all(
+        [
+            AuthToken(
+                token_hash=token_hash(access),
+                kind="access",
+                family=fam,
+                user_id=user_id,
+                tenant_id=tenant_id,
+                system_code=system_code,
+                expires_at=now + timedelta(minutes=s.token_minutes),
+            ),
+            AuthToken(
+                token_hash=token_hash(refresh),
+                kind="refresh",
+                family=fam,
+                user_id=user_id,
+                tenant_id=tenant_id,
+                system_code=system_code,
+                expires_at=now + timedelta(minutes=s.refresh_token_minutes),
+            ),
+        ]
+    )
+    return TokenPair(access, refresh)
+
+
+def revoke_where(db: Session, kernel: Kernel, *criteria: ColumnElement[bool]) -> list[str]:
+    """Revoke the matching live tokens; answers their hashes."""
+    rows = (
+        db.execute(select(AuthToken.token_hash).where(AuthToken.revoked.is_(False), *criteria))
+        .scalars()
+        .all()
+    )
+    if not rows:
+        return []
+    db.execute(update(AuthToken).where(AuthToken.token_hash.in_(rows)).values(revoked=True))
+    for h in rows:
+        kernel.local.invalidate_on_commit(db, SESSIONS, h)
+    return list(rows)
+
+
+def revoke_user(db: Session, kernel: Kernel, user_id: int, reason: str = "revoked") -> None:
+    """Revoke every token of a user (password change, disabling) and close their sockets."""
+    revoke_where(db, kernel, AuthToken.user_id == user_id)
+    kernel.ws.close_user(user_id, reason)
+
+
+def revoke_family(db: Session, kernel: Kernel, access_token: str) -> list[str]:
+    """Revoke every live token of the token's family (one sign-in); answers their hashes."""
+    fam = db.execute(
+        select(AuthToken.family).where(AuthToken.token_hash == token_hash(access_token))
+    ).scalar()
+    if fam:
+        return revoke_where(db, kernel, AuthToken.family == fam)
+    return []
+
+
+def load_session(db: Session, h: str, kind: str = "access") -> CachedSession | None:
+    with unscoped():
+        row = db.execute(
+            select(AuthToken, User, Membership)
+            .join(User, User.id == AuthToken.user_id)
+            .join(Membership, (Membership.user_id == User.id) & (Membership.tenant_id == AuthToken.tenant_id))
+            .join(Tenant, Tenant.id == AuthToken.tenant_id)
+            .where(AuthToken.token_hash == h, AuthToken.kind == kind, AuthToken.revoked.is_(False))
+            .where(User.enabled.is_(True), Membership.enabled.is_(True), Tenant.enabled.is_(True))
+        ).first()
+        if row is None:
+            return None
+        tok, user, member = row
+        roles = frozenset(
+            db.execute(
+                select(UserRole.role_id).where(
+                    UserRole.user_id == user.id, UserRole.tenant_id == tok.tenant_id
+                )
+            ).scalars()
+        )
+    su = SessionUser(
+        user_id=user.id,
+        account=user.account,
+        full_name=user.full_name,
+        tenant_id=tok.tenant_id,
+        system_code=tok.system_code,
+        is_super_admin=user.is_super_admin,
+        is_supervisor=member.is_supervisor,
+        roles=roles,
+        token_id=tok.id,
+        portal_type=user.portal_type,
+    )
+    return CachedSession(su, tok.expires_at)
+
+
+class Authenticator:
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+
+    def _lookup(self, h: str) -> CachedSession | None:
+        with self.kernel.session() as db:
+            return load_session(db, h)
+
+    async def session_for(self, token: str) -> CachedSession | None:
+        if not token or len(token) > 256:
+            return None
+        h = token_hash(token)
+        local = self.kernel.local
+        cached = local.get(SESSIONS, h)
+        if cached is None:
+            cached = await run_in_threadpool(self._lookup, h)
+            if cached is None:
+                return None
+            local.put(SESSIONS, h, cached)
+        if cached.expires_at < utcnow():
+            return None
+        return cast(CachedSession, cached)
+
+    async def resolve(self, conn: HTTPConnection, ctx: RequestContext) -> SessionUser | None:
+        """The signed-in user of a request; an expired access token is renewed with a valid refresh token."""
+        if ctx.user is not None:
+            return ctx.user
+        token = conn.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        sess = await self.session_for(token) if token else None
+        if sess is None:
+            refresh = conn.headers.get("refreshauthorization", "").strip()
+            if not refresh:
+                return None
+            try:
+                pair, su = await run_in_threadpool(
+                    self.kernel.run_in_session, self.rotate, {"refresh": refresh}
+                )
+            except NotLoggedIn:
+                return None
+            ctx.response_headers.update(pair.headers())
+            ctx.response_headers["access-control-expose-headers"] = "authorization, refresh-authorization"
+            user = cast(SessionUser, su)
+        else:
+            user = sess.user
+        ctx.user = user
+        ctx.tenant_id = user.tenant_id
+        if not ctx.system_code:
+            ctx.system_code = user.system_code
+        return user
+
+    def rotate(self, refresh: str) -> tuple[TokenPair, SessionUser]:
+        """Spend a refresh token (single use) for a new pair in the same family."""
+        from atrium.sdk.db import session
+
+        db = session()
+        h = token_hash(refresh)
+        with unscoped():
+            tok = db.execute(
+                select(AuthToken).where(AuthToken.token_hash == h, AuthToken.kind == "refresh")
+            ).scalar()
+            if tok is None:
+                raise NotLoggedIn()
+            if tok.revoked:
+                revoke_where(db, self.kernel, AuthToken.family == tok.family)
+                db.commit()
+                raise NotLoggedIn()
+            if tok.expires_at < utcnow():
+                raise NotLoggedIn()
+            revoke_where(db, self.kernel, AuthToken.family == tok.family)
+            pair = issue_tokens(db, self.kernel, tok.user_id, tok.tenant_id, tok.system_code, tok.family)
+            db.flush()
+            sess = load_session(db, token_hash(pair.access))
+        if sess is None:
+            raise NotLoggedIn()
+        return pair, sess.user

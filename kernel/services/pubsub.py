@@ -1,0 +1,105 @@
+"""Publish/subscribe across server processes: in-process by default, Redis channels when configured.
+
+Publishing is safe from any thread; subscribers are coroutines run on the server's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from typing import Any
+
+import redis
+import redis.asyncio as aioredis
+import structlog
+
+from atrium.sdk.services import Subscriber
+
+log = structlog.get_logger("atrium.pubsub")
+
+
+class _Fanout:
+    def __init__(self) -> None:
+        self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def subscribe(self, channel: str, callback: Subscriber) -> None:
+        self.subscribers[channel].append(callback)
+
+    async def deliver(self, channel: str, message: dict[str, Any]) -> None:
+        for cb in list(self.subscribers.get(channel, ())):
+            try:
+                await cb(message)
+            except Exception:
+                log.exception("subscriber failed", channel=channel)
+
+
+class MemoryPubSub(_Fanout):
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+
+    async def stop(self) -> None:
+        self.loop = None
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        loop = self.loop
+        if loop is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            loop.create_task(self.deliver(channel, message))
+        else:
+            asyncio.run_coroutine_threadsafe(self.deliver(channel, message), loop)
+
+
+class RedisPubSub(_Fanout):
+    def __init__(self, url: str, prefix: str = "atrium:ps:") -> None:
+        super().__init__()
+        self.url = url
+        self.prefix = prefix
+        self.sync = redis.Redis.from_url(url)
+        self._task: asyncio.Task[None] | None = None
+        self._client: aioredis.Redis | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._client = aioredis.Redis.from_url(self.url)
+        self._ready = asyncio.Event()
+        self._task = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def _listen(self) -> None:
+        assert self._client is not None
+        ps = self._client.pubsub()
+        await ps.psubscribe(self.prefix + "*")
+        self._ready.set()
+        try:
+            async for item in ps.listen():
+                if item.get("type") != "pmessage":
+                    continue
+                channel = item["channel"].decode()[len(self.prefix) :]
+                try:
+                    message = json.loads(item["data"])
+                except ValueError:
+                    continue
+                await self.deliver(channel, message)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            await ps.aclose()  # type: ignore[no-untyped-call]
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._client:
+            await self._client.aclose()
+        self.sync.close()
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        self.sync.publish(self.prefix + channel, json.dumps(message, default=str))

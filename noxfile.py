@@ -1,0 +1,130 @@
+"""Development sessions: serve, web, tests, e2e, lint, bench.
+
+Sessions run in the interpreter that runs nox (the project's virtual environment), so nothing is
+installed twice.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nox
+
+os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+nox.options.default_venv_backend = "none"
+nox.options.sessions = ["tests"]
+ROOT = Path(__file__).parent
+CHROMIUM = "/usr/bin/chromium"
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _web_built() -> bool:
+    return (ROOT / "web-host" / "dist" / "index.html").exists()
+
+
+def build_web(session: nox.Session, force: bool = False) -> None:
+    if not (ROOT / "package.json").exists():
+        return
+    if force or not (ROOT / "node_modules").exists():
+        try:
+            session.run("npm", "install", "--no-audit", "--no-fund", external=True)
+        except nox.command.CommandFailed:
+            session.log("npm install failed; retrying once with a verified cache")
+            session.run("npm", "cache", "verify", external=True)
+            session.run("npm", "install", "--no-audit", "--no-fund", external=True)
+    if force or not _web_built():
+        session.run("npm", "run", "build", external=True)
+
+
+def ensure_chromium(session: nox.Session) -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if shutil.which("apt-get") is None:
+        session.error("Chromium is needed for the browser tests: install Debian's chromium package")
+    session.run("apt-get", "update", "-qq", external=True)
+    session.run("apt-get", "install", "-y", "-qq", "chromium", external=True,
+                env={"DEBIAN_FRONTEND": "noninteractive"})
+
+
+@nox.session
+def web(session: nox.Session) -> None:
+    """Install the web packages and build the host and every plugin's remote."""
+    build_web(session, force=True)
+
+
+@nox.session
+def serve(session: nox.Session) -> None:
+    """Demo data on the embedded defaults, then the server on http://127.0.0.1:8000/."""
+    build_web(session)
+    session.run("atrium", "demo", "--serve", *session.posargs)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Everything: web unit tests, the Python suite on SQLite, the browser tests (their own run: Playwright's
+    sync API keeps an event loop in the main thread), then the suite again on PostgreSQL with Redis when
+    ATRIUM_TEST_DATABASE_URL and ATRIUM_TEST_REDIS_URL are set."""
+    build_web(session, force=bool(os.environ.get("CI")))
+    ensure_chromium(session)
+    if (ROOT / "package.json").exists():
+        session.run("npm", "test", "--silent", external=True)
+    sqlite_env = {"ATRIUM_TEST_DATABASE_URL": "", "ATRIUM_TEST_REDIS_URL": ""}
+    quiet = ("-q", "-p", "no:logging")
+    session.run("pytest", *quiet, "--ignore=tests/e2e", *session.posargs, env=sqlite_env)
+    session.run("pytest", *quiet, "tests/e2e", *session.posargs, env=sqlite_env)
+    if os.environ.get("ATRIUM_TEST_DATABASE_URL"):
+        session.run("pytest", *quiet, "--ignore=tests/e2e", *session.posargs)
+
+
+@nox.session
+def e2e(session: nox.Session) -> None:
+    """Only the browser tests."""
+    build_web(session)
+    ensure_chromium(session)
+    session.run("pytest", "-q", "-p", "no:logging", "tests/e2e", *session.posargs)
+
+
+def typecheck_tree() -> Path:
+    """The sources under their import names (atrium/kernel, ...) as hard links, for mypy."""
+    top = ROOT / "var" / "typecheck"
+    shutil.rmtree(top, ignore_errors=True)
+    for name in ("kernel", "sdk", "plugins"):
+        for src in (ROOT / name).rglob("*.py"):
+            if "node_modules" in src.parts:
+                continue
+            link = top / "atrium" / name / src.relative_to(ROOT / name)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(src, link)
+            except OSError:
+                shutil.copyfile(src, link)
+    return top
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff and mypy (strict on the kernel and the SDK)."""
+    session.run("ruff", "check", ".")
+    top = typecheck_tree()
+    sources = [str(top / "atrium" / "kernel"), str(top / "atrium" / "sdk")]
+    session.run("mypy", *sources, env={"MYPYPATH": str(top)})
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Every benchmark, each figure beside its baseline from the same run."""
+    build_web(session)
+    out = ROOT / "var" / "bench-results.jsonl"
+    out.unlink(missing_ok=True)
+    env = {"ATRIUM_BENCH_PG": os.environ.get("ATRIUM_BENCH_PG", PG_URL),
+           "ATRIUM_BENCH_REDIS": os.environ.get("ATRIUM_BENCH_REDIS", REDIS_URL)}
+    names = sorted(p.stem for p in (ROOT / "tests" / "bench").glob("bench_*.py"))
+    if session.posargs:
+        names = [n for n in names if any(a in n for a in session.posargs)]
+    for name in names:
+        session.run("python", "-m", f"tests.bench.{name}", env=env)

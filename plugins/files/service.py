@@ -1,0 +1,295 @@
+"""Attachments: store, describe, sign links, delete. No HTTP here.
+
+Python API for other plugins::
+
+    from atrium.plugins.files.service import store_file, file_path, signed_url
+
+    att = store_file(path_or_stream, "report.xlsx", "application/vnd...", func_code="dataexport")
+    file_path(att)            # the stable address stored in other records
+    signed_url(att, "Q3.xlsx")  # a short-lived download address a browser can open
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import io
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from sqlalchemy import func, select
+
+from atrium.sdk.context import current_context, tenant_scope
+from atrium.sdk.db import session
+from atrium.sdk.errors import BadRequest, Conflict, Forbidden, NotFound
+from atrium.sdk.services import services
+
+from .images import check_image
+from .models import Attachment, CustomIcon
+from .multipart import UploadedFile, clean_filename, extension
+from .policies import UploadPolicy
+from .settings import files_settings
+from .storage import store_for, valid_name
+from .svg import sanitise_svg
+
+BASE = "/api/file/iot-base-attachment"
+#: files people uploaded (the document list); exports and import workbooks are the platform's own
+USER_POLICIES = ("file", "image", "icon")
+FILE_ROUTE = f"{BASE}/file/"
+#: types served with their own Content-Type; everything else is application/octet-stream
+SAFE_TYPES = {
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "image/svg+xml",
+    "application/pdf",
+    "text/plain",
+    "text/csv",
+    "application/zip",
+    "application/json",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.ms-excel",
+    "application/msword",
+}
+#: types a browser may show inline (they cannot run script once sanitised and served with nosniff + CSP)
+INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"}
+
+
+# -- storing ---------------------------------------------------------------------------------------------
+
+
+def store_file(
+    src: Path | BinaryIO | bytes,
+    source_name: str,
+    content_type: str = "application/octet-stream",
+    *,
+    func_code: str = "",
+    policy: str = "file",
+    tenant_id: int | None = None,
+    created_by: int | None = None,
+    creation_name: str | None = None,
+) -> Attachment:
+    """Store bytes as a new attachment of the current tenant (or ``tenant_id``) and answer its record.
+
+    Runs inside a database session (a request's, or ``services().db()`` in a job).
+    """
+    ctx = current_context()
+    tid = tenant_id if tenant_id is not None else ctx.tenant_id
+    if tid is None:
+        raise Forbidden()
+    user = ctx.user
+    name = clean_filename(source_name)
+    suffix = extension(name)
+    store = store_for()
+    if isinstance(src, bytes):
+        stream: BinaryIO = io.BytesIO(src)
+    elif isinstance(src, Path):
+        stream = src.open("rb")
+    else:
+        stream = src
+    try:
+        stored = store.put(tid, stream, suffix, content_type)
+        size = stream.tell() if stream.seekable() else 0
+    finally:
+        if isinstance(src, Path):
+            stream.close()
+    att = Attachment(
+        stored_name=stored,
+        backend=store.name,
+        source_name=name,
+        size=size,
+        content_type=content_type if content_type in SAFE_TYPES else "application/octet-stream",
+        func_code=func_code[:64],
+        policy=policy,
+        created_by=created_by if created_by is not None else (user.user_id if user else None),
+        creation_name=creation_name if creation_name is not None else (user.full_name if user else ""),
+    )
+    with tenant_scope(tid):
+        db = session()
+        db.add(att)
+        db.flush()
+    return att
+
+
+def store_upload(upload: UploadedFile, policy: UploadPolicy, func_code: str) -> Attachment:
+    """Check an uploaded file against its policy and store it (images re-encoded, SVG sanitised)."""
+    if policy.is_image:
+        ext = upload.extension
+        if policy.allow_svg and ext == "svg":
+            if upload.content_type not in ("image/svg+xml", "application/octet-stream", ""):
+                raise policy.bad_type()
+            data = sanitise_svg(upload.path.read_bytes(), policy.bad_type())
+            return store_file(data, upload.filename, "image/svg+xml", func_code=func_code, policy=policy.name)
+        checked = check_image(
+            upload.path.read_bytes(),
+            ext,
+            upload.content_type,
+            set(policy.image_formats),
+            max_pixels=files_settings().image_max_pixels,
+            type_error=policy.bad_type(),
+            too_big_error=BadRequest("files:image.too_many_pixels"),
+        )
+        stem = upload.filename.rsplit(".", 1)[0] if "." in upload.filename else upload.filename
+        return store_file(
+            checked.data, f"{stem}.{checked.suffix}", checked.mime, func_code=func_code, policy=policy.name
+        )
+    return store_file(
+        upload.path, upload.filename, upload.content_type, func_code=func_code, policy=policy.name
+    )
+
+
+# -- addresses -------------------------------------------------------------------------------------------
+
+
+def file_path(att: Attachment) -> str:
+    """The stable address of an attachment (served to signed-in users of its tenant)."""
+    return FILE_ROUTE + att.stored_name
+
+
+def _sign(payload: str) -> str:
+    key = str(services().settings.secret_key).encode()
+    digest = hmac.new(key, payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
+
+
+def _payload(tenant_id: int, name: str, exp: int, dl: str, fn: str) -> str:
+    return f"files|{tenant_id}|{name}|{exp}|{dl}|{fn}"
+
+
+def signed_url(att: Attachment, download_name: str | None = None, ttl: int | None = None) -> str:
+    """A short-lived address that serves the file without a session (for <img>, window.open, links)."""
+    exp = int(time.time()) + (ttl or files_settings().link_ttl)
+    dl = "1" if download_name is not None else ""
+    fn = ""
+    if download_name is not None:
+        fn = clean_filename(download_name)
+        ext = extension(att.source_name)
+        if ext and extension(fn) != ext:
+            fn = f"{fn}.{ext}"
+    params = {
+        "t": str(att.tenant_id),
+        "exp": str(exp),
+        "sig": _sign(_payload(att.tenant_id, att.stored_name, exp, dl, fn)),
+    }
+    if dl:
+        params["dl"] = dl
+        params["fn"] = fn
+    return FILE_ROUTE + att.stored_name + "?" + urllib.parse.urlencode(params)
+
+
+def verify_signature(tenant: str, name: str, exp: str, sig: str, dl: str, fn: str) -> int:
+    """The tenant a signed address was issued for; NotFound when it is forged or expired."""
+    if not (tenant.lstrip("-").isdigit() and exp.isdigit()):
+        raise NotFound()
+    expected = _sign(_payload(int(tenant), name, int(exp), dl, fn))
+    if not hmac.compare_digest(expected, sig) or int(exp) < time.time():
+        raise NotFound()
+    return int(tenant)
+
+
+def name_from_url(url: str) -> str:
+    """The stored name in an address a client sends back (full URL, path, or bare name)."""
+    path = urllib.parse.urlsplit(url.strip()).path
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if not valid_name(name):
+        raise NotFound()
+    return name
+
+
+# -- reading ---------------------------------------------------------------------------------------------
+
+
+def get_attachment(file_id: int) -> Attachment:
+    att = session().get(Attachment, file_id)
+    if att is None:
+        raise NotFound("files:file.not_found")
+    return att
+
+
+def by_stored_name(name: str) -> Attachment:
+    if not valid_name(name):
+        raise NotFound("files:file.not_found")
+    att = session().execute(select(Attachment).where(Attachment.stored_name == name)).scalar()
+    if att is None:
+        raise NotFound("files:file.not_found")
+    return att
+
+
+def by_url(url: str) -> Attachment:
+    try:
+        return by_stored_name(name_from_url(url))
+    except NotFound:
+        raise NotFound("files:file.not_found") from None
+
+
+def describe(att: Attachment) -> dict[str, Any]:
+    created = att.created_at.strftime("%Y-%m-%d %H:%M:%S")
+    return {
+        "fileId": att.id,
+        "filePath": file_path(att),
+        "sourceFileName": att.source_name,
+        "creationName": att.creation_name,
+        "creationDate": created,
+        "uploadDate": created,
+        "contentType": att.content_type,
+        "size": att.size,
+        "funcCode": att.func_code,
+        "previewUrl": signed_url(att) if att.content_type in INLINE_TYPES else None,
+        "canDelete": may_delete(att),
+    }
+
+
+def list_attachments(func_code: str, keyword: str, page: int, size: int) -> dict[str, Any]:
+    q = select(Attachment).where(Attachment.policy.in_(USER_POLICIES))
+    if func_code:
+        q = q.where(Attachment.func_code == func_code)
+    if keyword:
+        q = q.where(Attachment.source_name.contains(keyword, autoescape=True))
+    db = session()
+    total = db.execute(select(func.count()).select_from(q.subquery())).scalar_one()
+    rows = db.execute(q.order_by(Attachment.id.desc()).offset((page - 1) * size).limit(size)).scalars().all()
+    return {"list": [describe(a) for a in rows], "total": total, "pageNum": page, "pageSize": size}
+
+
+def open_stream(att: Attachment) -> tuple[Path | None, Iterator[bytes] | None]:
+    """A local path (for FileResponse) or an iterator of chunks (remote stores)."""
+    store = store_for(att.backend)
+    path = store.local_path(att.tenant_id, att.stored_name)
+    if path is not None:
+        return path, None
+    return None, store.iter_bytes(att.tenant_id, att.stored_name)
+
+
+# -- deleting --------------------------------------------------------------------------------------------
+
+
+def may_delete(att: Attachment) -> bool:
+    user = current_context().user
+    if user is None:
+        return False
+    return user.is_admin or (att.created_by is not None and att.created_by == user.user_id)
+
+
+def remove_attachment(att: Attachment) -> None:
+    """Delete an attachment's record and bytes (no permission check: for plugins' own files)."""
+    db = session()
+    store_for(att.backend).delete(att.tenant_id, att.stored_name)
+    db.delete(att)
+    db.flush()
+
+
+def delete_attachment(file_id: int) -> None:
+    att = get_attachment(file_id)
+    if not may_delete(att):
+        raise Forbidden()
+    in_use = session().execute(select(func.count()).where(CustomIcon.file_id == att.id)).scalar_one()
+    if in_use:
+        raise Conflict("files:file.in_use")
+    remove_attachment(att)

@@ -1,0 +1,1 @@
+"""Dynamic reports: data sources, datasets, chart views, panels, shared links (service key `dyreport`)."""

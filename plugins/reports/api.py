@@ -1,0 +1,10 @@
+"""The plugin's HTTP routes, all under /api/dyreport (service key `dyreport`)."""
+
+from __future__ import annotations
+
+from atrium.plugins.reports import routes_chart, routes_dataset, routes_link, routes_linkage, routes_panel
+from atrium.sdk.routing import Router
+
+router = Router()
+for part in (routes_chart, routes_dataset, routes_link, routes_linkage, routes_panel):
+    router.include(part.router)

@@ -1,0 +1,254 @@
+"""Extract mode: a dataset copied into Parquet files and queried in-process with DuckDB.
+
+Each sync writes a new immutable file (`v<version>-<random>.parquet`) next to the old ones, renames it
+into place, then points the dataset at it in the database: readers in any server process keep reading
+the file they started with, and the swap is one committed update. The two newest files are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import sqlalchemy as sa
+import structlog
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql
+
+from atrium.plugins.reports import datasets, sources
+from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.models import Dataset
+from atrium.plugins.reports.query import Relation
+from atrium.plugins.reports.settings import report_settings
+from atrium.sdk.context import tenant_scope, unscoped
+from atrium.sdk.db import session, utcnow
+from atrium.sdk.errors import AtriumError, Conflict
+from atrium.sdk.services import services
+
+log = structlog.get_logger("atrium.reports.extract")
+DIALECT = postgresql.dialect(paramstyle="qmark")
+BATCH = 50_000
+ARROW_TYPES = {"text": pa.string(), "integer": pa.int64(), "float": pa.float64(), "time": pa.timestamp("us")}
+_db: duckdb.DuckDBPyConnection | None = None
+_db_lock = threading.Lock()
+
+
+class ExtractNotReady(AtriumError):
+    code = 409
+    key = "reports:extract.not_ready"
+
+
+def root() -> Path:
+    return Path(services().settings.var_dir) / "reports" / "extracts"
+
+
+def folder(ds: Dataset) -> Path:
+    return root() / str(ds.tenant_id) / ds.id
+
+
+def current_file(ds: Dataset) -> Path | None:
+    if not ds.extract_file:
+        return None
+    path = folder(ds) / ds.extract_file
+    return path if path.exists() else None
+
+
+def _database() -> duckdb.DuckDBPyConnection:
+    """One in-process DuckDB database per server process; every query gets its own cursor on it, so
+    threads share Parquet metadata and no thread pays for a cold connection."""
+    global _db
+    with _db_lock:
+        if _db is None:
+            _db = duckdb.connect(":memory:", config={"threads": 2, "memory_limit": "1GB"})
+        return _db
+
+
+def close() -> None:
+    global _db
+    with _db_lock:
+        if _db is not None:
+            _db.close()
+            _db = None
+
+
+def compile_duckdb(stmt: Any) -> tuple[str, list[Any]]:
+    compiled = stmt.compile(dialect=DIALECT, compile_kwargs={"render_postcompile": True})
+    return compiled.string, [compiled.params[k] for k in compiled.positiontup or []]
+
+
+def query(
+    ds: Dataset, fields: list[FieldInfo], make: Callable[[Relation], Any], timeout: float | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    path = current_file(ds)
+    if path is None:
+        raise ExtractNotReady()
+    literal = str(path).replace("'", "''")  # a server-made path, quoted as an SQL string
+    rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
+    sql, params = compile_duckdb(make(rel))
+    limit = timeout or report_settings().query_timeout
+    con = _database().cursor()
+    timer = threading.Timer(limit, con.interrupt)
+    timer.start()
+    try:
+        cur = con.execute(sql, params)
+        keys = [d[0] for d in cur.description or []]
+        rows = cur.fetchall()
+    except duckdb.InterruptException as exc:
+        raise sources.SourceTimeout(seconds=round(limit, 1)) from exc
+    except duckdb.Error as exc:
+        raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
+    finally:
+        timer.cancel()
+        con.close()
+    return keys, rows
+
+
+# ---------------------------------------------------------------------------
+# sync
+# ---------------------------------------------------------------------------
+
+
+def _lock_key(ds: Dataset) -> str:
+    return f"rpt:sync-lock:{ds.tenant_id}:{ds.id}"
+
+
+def sync(ds: Dataset) -> dict[str, Any]:
+    """Copy the dataset's rows into a new Parquet file and swap it in; answers the sync status.
+
+    Runs in the caller's session (the dataset row is updated and flushed); a second sync of the same
+    dataset while one runs in any process is refused.
+    """
+    cache = services().cache
+    if cache.incr(_lock_key(ds), ttl=3600) > 1:
+        raise Conflict("reports:extract.running")
+    db = session()
+    try:
+        ds.sync_status, ds.sync_started_at, ds.sync_error = "running", utcnow(), ""
+        db.flush()
+        db.commit()
+        try:
+            name, rows = _write(ds)
+        except AtriumError as exc:
+            ds.sync_status, ds.sync_error = "error", services().t(exc.key, **exc.params)
+            db.commit()
+            raise
+        except Exception as exc:  # noqa: BLE001 - recorded as the visible sync error
+            log.exception("extract sync failed", dataset=ds.id)
+            ds.sync_status, ds.sync_error = (
+                "error",
+                str(exc).splitlines()[0][:500] if str(exc) else type(exc).__name__,
+            )
+            db.commit()
+            raise sources.SourceFailed(reason=ds.sync_error) from exc
+        ds.extract_file, ds.extract_rows = name, rows
+        ds.sync_status, ds.last_sync_at, ds.sync_error = "ok", utcnow(), ""
+        datasets.bump(ds)
+        db.commit()
+        _prune(ds)
+        return datasets.sync_status(ds)
+    finally:
+        cache.delete(f"n:{_lock_key(ds)}")
+        cache.delete(_lock_key(ds))
+
+
+def _write(ds: Dataset) -> tuple[str, int]:
+    fields = datasets.fields_of(ds.id)
+    src = datasets.source_for(ds)
+    rel = datasets.relation(ds, fields, src.flavour)
+    cols = [(rel.time(f) if f.type == "time" else rel.value(f)).label(f"c{i}") for i, f in enumerate(fields)]
+    stmt = sa.select(*cols).select_from(rel.base)
+    schema = pa.schema([pa.field(f.origin_name, ARROW_TYPES[f.type]) for f in fields])
+    target = folder(ds)
+    target.mkdir(parents=True, exist_ok=True)
+    name = f"v{ds.version + 1}-{secrets.token_hex(6)}.parquet"
+    tmp = target / f".{name}.tmp"
+    total = 0
+    try:
+        with sources.read_only(src, timeout=max(600.0, src.timeout)) as conn:
+            result = conn.execution_options(stream_results=True, yield_per=BATCH).execute(stmt)
+            with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+                for part in result.partitions(BATCH):
+                    columns = list(zip(*part, strict=True)) if part else [[] for _ in fields]
+                    arrays = [_array(list(col), f) for col, f in zip(columns, fields, strict=True)]
+                    writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
+                    total += len(part)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target / name)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return name, total
+
+
+def _array(values: list[Any], f: FieldInfo) -> pa.Array:
+    """A column of the declared type; drivers' native values convert in C, others one by one."""
+    kind = ARROW_TYPES[f.type]
+    try:
+        return pa.array(values, kind)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+        pass
+    if f.type == "time":
+        strings = [None if v is None else (v if isinstance(v, str) else v.isoformat(sep=" ")) for v in values]
+        return pa.array(strings, pa.string()).cast(kind)
+    if f.type == "integer":
+        return pa.array([None if v is None else int(v) for v in values], kind)
+    if f.type == "float":
+        return pa.array([None if v is None else float(v) for v in values], kind)
+    return pa.array([None if v is None else str(v) for v in values], kind)
+
+
+def _prune(ds: Dataset, keep: int = 2) -> None:
+    files = sorted(folder(ds).glob("v*.parquet"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in files[keep:]:
+        if old.name != ds.extract_file:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+
+def remove_files(ds: Dataset) -> None:
+    for p in folder(ds).glob("*.parquet"):
+        try:
+            p.unlink()
+        except OSError:
+            pass
+
+
+def due_datasets() -> list[tuple[int, str]]:
+    """(tenant, dataset) of extract datasets whose sync interval has passed, across tenants."""
+    now = utcnow()
+    out = []
+    with unscoped():
+        rows = (
+            session()
+            .execute(select(Dataset).where(Dataset.mode == "extract", Dataset.sync_interval > 0))
+            .scalars()
+        )
+        for ds in rows:
+            started = ds.sync_started_at
+            if ds.sync_status == "running" and started and (now - started).total_seconds() < 3600:
+                continue
+            last = ds.last_sync_at
+            if last is None or (now - last).total_seconds() >= ds.sync_interval * 60:
+                out.append((ds.tenant_id, ds.id))
+    return out
+
+
+def run_due() -> None:
+    """The scheduled job: sync every extract dataset that is due, each in its tenant."""
+    for tenant_id, dataset_id in due_datasets():
+        with tenant_scope(tenant_id):
+            try:
+                ds = datasets.get_dataset(dataset_id)
+                sync(ds)
+            except Exception:  # noqa: BLE001 - one failing dataset must not stop the others
+                log.warning("scheduled extract sync failed", dataset=dataset_id, tenant=tenant_id)

@@ -1,0 +1,117 @@
+"""Dataset fields: the four types, the two roles, and type detection from a source's columns or values."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.plugins.reports.models import DatasetField
+
+TYPES = ("text", "time", "integer", "float")
+ROLES = ("dimension", "quota")
+RECORD_COUNT_ID = "count"
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """What the query builder needs of a field (detached from the ORM)."""
+
+    id: str
+    name: str
+    origin_name: str
+    dataease_name: str
+    type: str
+    source_type: str
+    role: str
+    dataset_id: str = ""
+
+    @property
+    def is_number(self) -> bool:
+        return self.type in ("integer", "float")
+
+    @property
+    def is_record_count(self) -> bool:
+        return self.id == RECORD_COUNT_ID
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "dataeaseName": self.dataease_name,
+            "originName": self.origin_name,
+            "type": self.type,
+            "role": self.role,
+            "tableId": self.dataset_id,
+        }
+
+
+def record_count_field(name: str) -> FieldInfo:
+    """The pseudo quota `count` (number of records), usable in any view."""
+    return FieldInfo(RECORD_COUNT_ID, name, "*", "record_count", "integer", "integer", "quota")
+
+
+def info(f: DatasetField) -> FieldInfo:
+    return FieldInfo(
+        f.id, f.name, f.origin_name, f.dataease_name, f.type, f.source_type, f.role, f.dataset_id
+    )
+
+
+def dataease_name(origin: str) -> str:
+    """A stable, safe key for a column: `f_` and a hash of its source name (never raw user text)."""
+    return "f_" + hashlib.md5(origin.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def type_of_sqla(t: Any) -> str:
+    try:
+        py = t.python_type
+    except (NotImplementedError, AttributeError):
+        return "text"
+    if py is bool or py is int:
+        return "integer"
+    if py in (float, Decimal):
+        return "float"
+    if py in (datetime, date):
+        return "time"
+    return "text"
+
+
+def type_of_values(values: list[Any]) -> str:
+    """The narrowest type that fits every non-null sample value."""
+    kinds = set()
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, bool | int):
+            kinds.add("integer")
+        elif isinstance(v, float | Decimal):
+            kinds.add("float")
+        elif isinstance(v, datetime | date) or isinstance(v, str) and _ISO_DATE.match(v.strip()):
+            kinds.add("time")
+        else:
+            kinds.add("text")
+    if not kinds:
+        return "text"
+    if kinds <= {"integer"}:
+        return "integer"
+    if kinds <= {"integer", "float"}:
+        return "float"
+    if kinds == {"time"}:
+        return "time"
+    return "text"
+
+
+def default_role(field_type: str) -> str:
+    return "quota" if field_type in ("integer", "float") else "dimension"
+
+
+def sa_type(field_type: str) -> sa.types.TypeEngine[Any]:
+    return {"integer": sa.BigInteger(), "float": sa.Float(), "time": sa.DateTime(), "text": sa.String()}[
+        field_type
+    ]

@@ -1,0 +1,83 @@
+"""Hook implementations of the reports plugin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from atrium.plugins.reports import demo, extract, sources, transfer_hookup
+from atrium.plugins.reports.api import router
+from atrium.plugins.reports.models import Base
+from atrium.plugins.reports.settings import report_settings
+from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
+from atrium.sdk.types import DatabaseSpec, JobSpec
+
+
+@hookimpl
+def atrium_plugin_info() -> PluginInfo:
+    return PluginInfo(
+        name="reports",
+        version="1.0.0",
+        sdk=">=1.0,<2",
+        description="Dynamic reports: data sources, datasets, chart views, panels, shared links",
+        services={"dyreport": "/api/dyreport"},
+        prefixes=["/dynamic-report"],
+        web=WebModule(remote_name="reports", exposes=["./App"], slots=[WebSlot(slot="page", module="./App")]),
+    )
+
+
+@hookimpl
+def atrium_routes() -> Router:
+    return router
+
+
+@hookimpl
+def atrium_database() -> DatabaseSpec:
+    return DatabaseSpec(metadata=Base.metadata, migrations=str(Path(__file__).parent / "migrations"))
+
+
+@hookimpl
+def atrium_i18n_namespaces() -> list[str]:
+    return ["reports"]
+
+
+@hookimpl
+def atrium_menus() -> list[MenuSpec]:
+    return [
+        MenuSpec(
+            code="dynamic-report",
+            name="动态报表",
+            en_name="Dynamic reports",
+            url="/dynamic-report",
+            icon="bar-chart",
+            sort=40,
+            resources=[ResourceSpec("dyreport:export", "导出"), ResourceSpec("dyreport:manage", "管理")],
+        )
+    ]
+
+
+@hookimpl
+def atrium_scheduled_jobs() -> list[JobSpec]:
+    return [
+        JobSpec(
+            id="extract-sync",
+            func=extract.run_due,
+            trigger="interval",
+            trigger_args={"seconds": report_settings().sync_check_seconds},
+        )
+    ]
+
+
+@hookimpl
+def atrium_demo_data(tenants: dict[str, int]) -> None:
+    demo.load(tenants)
+
+
+@hookimpl
+def atrium_startup() -> None:
+    transfer_hookup.register()
+
+
+@hookimpl
+def atrium_shutdown() -> None:
+    sources.dispose_all()
+    extract.close()

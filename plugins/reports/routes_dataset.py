@@ -1,0 +1,254 @@
+"""Routes of data sources, datasets, field values (filter widgets), dynamic dates and extract syncs."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from atrium.plugins.reports import chartdata, datasets, extract, panels
+from atrium.plugins.reports.access import get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.chartdata import FilterItem
+from atrium.plugins.reports.filters import dynamic_dates
+from atrium.plugins.reports.models import Dataset, DatasetField, DataSource
+from atrium.sdk.context import current_context
+from atrium.sdk.db import session
+from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.routing import Router
+
+router = Router("/api/dyreport")
+
+
+class FieldValuesRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    fieldIds: list[str] = Field(min_length=1, max_length=20)
+    filter: list[FilterItem] = Field(default_factory=list, max_length=100)
+    userId: int | None = None
+    panelId: str | None = Field(default=None, max_length=32)
+
+
+class DynamicRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    dkey: str | int = "today"
+    dynamicPrefix: int | str | None = None
+    dynamicInfill: str | None = None
+    dynamicSuffix: str | None = None
+
+
+class DataSourceBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str | None = Field(default=None, max_length=32)
+    name: str = Field(min_length=1, max_length=100)
+    url: str | None = Field(default=None, max_length=2000)
+    description: str = Field(default="", max_length=500)
+    queryTimeout: int = Field(default=0, ge=0, le=3600)
+
+
+class CheckSourceBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str | None = Field(default=None, max_length=32)
+    url: str | None = Field(default=None, max_length=2000)
+
+
+class DatasetBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str | None = Field(default=None, max_length=32)
+    name: str = Field(min_length=1, max_length=100)
+    datasourceId: str | None = Field(default=None, max_length=32)
+    kind: str = Field(default="table", max_length=16)
+    tableName: str | None = Field(default=None, max_length=255)
+    sql: str | None = Field(default=None, max_length=100_000)
+    mode: str = Field(default="direct", max_length=16)
+    syncInterval: int = Field(default=0, ge=0, le=60 * 24 * 31)
+    fields: list[dict[str, Any]] | None = None
+
+
+class FieldsBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    fields: list[dict[str, Any]] = Field(max_length=2000)
+
+
+# ---------------------------------------------------------------------------
+# field values and dynamic dates
+# ---------------------------------------------------------------------------
+
+
+@router.post("/dataset/field/multFieldValues", body=FieldValuesRequest)
+def mult_field_values(body: FieldValuesRequest) -> list[Any]:
+    """Distinct values of the fields (select widgets), optionally filtered."""
+    session_viewer()
+    return chartdata.distinct_values(body.fieldIds, body.filter)
+
+
+@router.post("/dataset/field/linkMultFieldValues", public=True, body=FieldValuesRequest)
+def link_mult_field_values(body: FieldValuesRequest) -> list[Any]:
+    """The same through a shared link: only fields of the datasets of the link's panel."""
+    with viewer_scope() as viewer:
+        panel_id = viewer.link_panel_id or body.panelId or ""
+        panel, _ = get_panel(panel_id, viewer)
+        allowed = {v.dataset_id for v in panels.panel_views(panel)}
+        for fid in body.fieldIds:
+            f = session().get(DatasetField, fid)
+            if f is None or f.dataset_id not in allowed:
+                raise BadRequest("reports:field.not_found", id=fid[:40])
+        return chartdata.distinct_values(body.fieldIds, body.filter)
+
+
+@router.post("/dataset/field/dynamicDates", public=True, body=DynamicRequest)
+def dynamic(body: DynamicRequest) -> dict[str, Any]:
+    """The day (or [first, last] days) a dynamic date setting means today: ISO dates and epoch ms."""
+    days = dynamic_dates(body.model_dump(exclude_none=True))
+    return {
+        "dates": [d.isoformat() for d in days],
+        "values": [int(datetime(d.year, d.month, d.day).timestamp() * 1000) for d in days],
+    }
+
+
+# ---------------------------------------------------------------------------
+# data sources (tenant administrators)
+# ---------------------------------------------------------------------------
+
+
+@router.get("/datasource/list", permission="admin")
+def list_datasources() -> list[dict[str, Any]]:
+    rows = session().execute(select(DataSource).order_by(DataSource.name)).scalars()
+    return [datasets.datasource_public(d) for d in rows]
+
+
+@router.post("/datasource/save", permission="admin", body=DataSourceBody)
+def save_datasource(body: DataSourceBody) -> dict[str, Any]:
+    row = datasets.save_datasource(body.id, body.name.strip(), body.url, body.description, body.queryTimeout)
+    return datasets.datasource_public(row)
+
+
+@router.post("/datasource/validate", permission="admin", body=CheckSourceBody)
+def validate_datasource(body: CheckSourceBody) -> dict[str, Any]:
+    if not body.url and not body.id:
+        raise BadRequest("reports:source.bad_url")
+    return datasets.check_datasource(body.url, body.id)
+
+
+@router.post("/datasource/delete/{id}", permission="admin")
+def delete_datasource(id: str) -> bool:  # noqa: A002
+    datasets.delete_datasource(id)
+    return True
+
+
+# ---------------------------------------------------------------------------
+# datasets
+# ---------------------------------------------------------------------------
+
+
+def _public(ds: Dataset) -> dict[str, Any]:
+    out = datasets.dataset_public(ds)
+    user = current_context().require_user()
+    if not user.is_admin:
+        out["sql"] = ""
+    return out
+
+
+@router.get("/dataset/list")
+def list_datasets() -> list[dict[str, Any]]:
+    session_viewer()
+    rows = session().execute(select(Dataset).order_by(Dataset.name)).scalars()
+    return [_public(d) for d in rows]
+
+
+@router.get("/dataset/get/{id}")
+def get_dataset(id: str) -> dict[str, Any]:  # noqa: A002
+    session_viewer()
+    return _public(datasets.get_dataset(id))
+
+
+@router.post("/dataset/save", permission="admin", body=DatasetBody)
+def save_dataset(body: DatasetBody) -> dict[str, Any]:
+    ds = datasets.save_dataset(body.model_dump())
+    return _public(ds)
+
+
+@router.post("/dataset/fields/{id}", permission="admin", body=FieldsBody)
+def update_fields(id: str, body: FieldsBody) -> dict[str, Any]:  # noqa: A002
+    ds = datasets.get_dataset(id)
+    datasets.update_fields(ds, body.fields)
+    return _public(ds)
+
+
+@router.post("/dataset/delete/{id}", permission="admin")
+def delete_dataset(id: str) -> bool:  # noqa: A002
+    ds = datasets.get_dataset(id)
+    extract.remove_files(ds)
+    datasets.delete_dataset(id)
+    return True
+
+
+@router.post("/dataset/preview/{id}", permission="admin")
+def preview(id: str) -> dict[str, Any]:  # noqa: A002
+    return datasets.preview(datasets.get_dataset(id))
+
+
+@router.post("/dataset/sync/{id}", permission="admin")
+def sync_now(id: str) -> dict[str, Any]:  # noqa: A002
+    """Copy an extract dataset now; answers the sync status."""
+    ds = datasets.get_dataset(id)
+    if ds.mode != "extract":
+        raise BadRequest("reports:extract.not_extract")
+    return extract.sync(ds)
+
+
+@router.get("/dataset/syncStatus/{id}")
+def sync_status(id: str) -> dict[str, Any]:  # noqa: A002
+    session_viewer()
+    ds = datasets.get_dataset(id)
+    return datasets.sync_status(ds)
+
+
+@router.post("/dataset/tables/{id}", permission="admin")
+def tables(id: str) -> list[str]:  # noqa: A002
+    """Tables of a data source (`platform`: the tenant's own tables in the platform database)."""
+    if id == "platform":
+        from atrium.plugins.reports.models import OwnedTable
+
+        return sorted(session().execute(select(OwnedTable.table_name)).scalars())
+    src = datasets.source_for(Dataset(datasource_id=id)) if datasets.get_datasource(id) else None
+    if src is None:
+        raise NotFound("reports:datasource.not_found")
+    return datasets.list_tables(src)
+
+
+class ExcelBody(BaseModel):
+    model_config = ConfigDict(extra="ignore", arbitrary_types_allowed=True)
+    file: Any
+    name: str = Field(default="", max_length=100)
+    headerRow: int = Field(default=1, ge=1, le=1000)
+
+
+MAX_EXCEL_BYTES = 50 * 1024 * 1024
+
+
+@router.post("/dataset/importExcel", permission="admin", body=ExcelBody, multipart=True)
+def import_excel(body: ExcelBody) -> dict[str, Any]:
+    """Multipart `file` (xlsx or xls), `name`, `headerRow`: a new table in the platform database and its
+    dataset (kind `excel`)."""
+    import tempfile
+    from pathlib import Path
+
+    from atrium.plugins.reports import excel
+
+    upload = body.file
+    filename = str(getattr(upload, "filename", "") or "")
+    if not hasattr(upload, "file") or not filename.lower().endswith((".xlsx", ".xls")):
+        raise BadRequest("reports:excel.type")
+    with tempfile.NamedTemporaryFile(suffix=Path(filename).suffix.lower()) as tmp:
+        size = 0
+        while chunk := upload.file.read(1024 * 1024):
+            size += len(chunk)
+            if size > MAX_EXCEL_BYTES:
+                raise BadRequest("reports:excel.too_big", max=MAX_EXCEL_BYTES // (1024 * 1024))
+            tmp.write(chunk)
+        tmp.flush()
+        header, rows = excel.read_workbook(Path(tmp.name), body.headerRow)
+    name = body.name.strip() or Path(filename).stem[:100]
+    ds = excel.create_excel_dataset(name, header, rows)
+    return _public(ds)

@@ -1,0 +1,106 @@
+"""Routes of shared links (public: the tenant comes from the link) and their management."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from atrium.plugins.reports import links, panels
+from atrium.plugins.reports.access import LINK_HEADER, get_panel, session_viewer, viewer_scope
+from atrium.sdk.context import current_context
+from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.routing import Router
+
+router = Router("/api/dyreport")
+
+
+class ValidateBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    link: str = Field(max_length=128)
+    systemCode: str | None = Field(default=None, max_length=64)
+    user: int | str | None = None
+
+
+class PasswordBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    password: Any = None
+    resourceId: str | None = Field(default=None, max_length=64)
+    link: str | None = Field(default=None, max_length=128)
+    user: int | None = None
+
+
+class LinkUpdate(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str = Field(max_length=64)
+    valid: bool | None = None
+    enablePwd: bool | None = None
+    pwd: str | None = Field(default=None, max_length=8)
+    overTime: int | None = Field(default=None, ge=0)
+    clearOverTime: bool = False
+    unlock: bool = False
+
+
+@router.get("/link/{id}", public=True)
+def resolve(id: str) -> dict[str, Any]:  # noqa: A002
+    """The link id as the link page needs it: link, user, systemCode."""
+    state = links.load_state(id)
+    if state is None:
+        raise NotFound("reports:link.invalid")
+    return {"link": state["id"], "user": state["userId"], "systemCode": current_context().system_code or None}
+
+
+@router.post("/api/link/validate", public=True, body=ValidateBody)
+def validate(body: ValidateBody) -> dict[str, Any]:
+    """hasPermission, resourceId, valid, enablePwd, passPwd, expire, locked, and a `linkToken` when the
+    client may open the panel now."""
+    return links.validate(body.link, current_context().headers.get(LINK_HEADER, "").strip())
+
+
+@router.post("/api/link/validatePwd", public=True, body=PasswordBody)
+def validate_pwd(body: PasswordBody) -> Any:
+    """Falsy data for a wrong password; `{linkToken}` for the right one."""
+    if not isinstance(body.password, str) or not body.password:
+        raise BadRequest("reports:link.password_required")
+    return links.validate_password(body.link, body.resourceId, body.password, body.user)
+
+
+@router.get("/api/link/resourceDetail/{id}", public=True)
+def resource_detail(id: str) -> dict[str, Any]:  # noqa: A002
+    """The link's panel: id, name, privileges, panelData, panelStyle (needs the link's token)."""
+    with viewer_scope() as viewer:
+        if viewer.link_id is not None and id != viewer.link_panel_id:
+            raise NotFound("reports:panel.not_found")
+        panel, privs = get_panel(id, viewer)
+        return panels.panel_public(panel, privs)
+
+
+@router.post("/api/link/currentGenerator/{panelId}")
+def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
+    """The caller's link to a panel they manage (made on first use)."""
+    viewer = session_viewer()
+    panel = links.require_manage(panelId, viewer)
+    return links.link_public(links.current_link(panel, viewer))
+
+
+@router.post("/api/link/update", body=LinkUpdate)
+def update(body: LinkUpdate) -> dict[str, Any]:
+    """Enable or disable a link, switch or reset its password (also unlocks), set or clear its expiry."""
+    viewer = session_viewer()
+    link = links.get_link(body.id)
+    links.require_manage(link.panel_id, viewer)
+    over: Any = False
+    if body.clearOverTime:
+        over = None
+    elif body.overTime is not None:
+        over = datetime.fromtimestamp(body.overTime / 1000, UTC).replace(tzinfo=None)
+    links.update(
+        link,
+        valid=body.valid,
+        enable_pwd=body.enablePwd,
+        password=body.pwd,
+        over_time=over,
+        unlock=body.unlock,
+    )
+    return links.link_public(link)

@@ -1,0 +1,94 @@
+"""Routes of panels: list, read, save, delete, grants, JSON export and import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from atrium.plugins.reports import panels
+from atrium.plugins.reports.access import ALL, get_panel, session_viewer, viewer_scope
+from atrium.sdk.errors import Forbidden
+from atrium.sdk.routing import Router
+
+router = Router("/api/dyreport")
+
+
+class PanelBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str | None = Field(default=None, max_length=32)
+    name: str = Field(min_length=1, max_length=200)
+    panelData: Any = None
+    panelStyle: Any = None
+
+
+class GrantsBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    grants: list[dict[str, Any]] = Field(default_factory=list, max_length=1000)
+
+
+class ImportBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    bundle: dict[str, Any]
+    datasetMap: dict[str, str] = Field(default_factory=dict)
+
+
+@router.get("/panel/list")
+def list_panels() -> list[dict[str, Any]]:
+    """Panels the caller may view, with the caller's privileges."""
+    return panels.list_panels(session_viewer())
+
+
+@router.get("/panel/findOne/{id}", public=True)
+def find_one(id: str) -> dict[str, Any]:  # noqa: A002
+    with viewer_scope() as viewer:
+        panel, privs = get_panel(id, viewer)
+        return panels.panel_public(panel, privs)
+
+
+@router.post("/panel/save", body=PanelBody)
+def save_panel(body: PanelBody) -> dict[str, Any]:
+    """Create a panel (tenant administrators) or update one the caller manages."""
+    viewer = session_viewer()
+    if body.id:
+        panel, _ = get_panel(body.id, viewer, "manage")
+    else:
+        if not viewer.is_admin:
+            raise Forbidden("reports:panel.create_admin")
+        panel = None
+    saved = panels.save_panel(panel, body.name.strip(), body.panelData, body.panelStyle, viewer.user_id)
+    return panels.panel_public(saved, ALL if panel is None else get_panel(saved.id, viewer)[1])
+
+
+@router.post("/panel/delete/{id}")
+def delete_panel(id: str) -> bool:  # noqa: A002
+    panel, _ = get_panel(id, session_viewer(), "manage")
+    panels.delete_panel(panel)
+    return True
+
+
+@router.get("/panel/grants/{id}")
+def get_grants(id: str) -> list[dict[str, Any]]:  # noqa: A002
+    panel, _ = get_panel(id, session_viewer(), "manage")
+    return panels.grants(panel)
+
+
+@router.post("/panel/grants/{id}", body=GrantsBody)
+def set_grants(id: str, body: GrantsBody) -> list[dict[str, Any]]:  # noqa: A002
+    panel, _ = get_panel(id, session_viewer(), "manage")
+    panels.set_grants(panel, body.grants)
+    return panels.grants(panel)
+
+
+@router.get("/panel/export/{id}")
+def export_panel(id: str) -> dict[str, Any]:  # noqa: A002
+    """The panel with its views, datasets, linkage and jumps as one JSON bundle."""
+    panel, _ = get_panel(id, session_viewer(), "manage")
+    return panels.export_bundle(panel)
+
+
+@router.post("/panel/import", permission="admin", body=ImportBody)
+def import_panel(body: ImportBody) -> dict[str, Any]:
+    viewer = session_viewer()
+    panel = panels.import_bundle(body.bundle, viewer.user_id, body.datasetMap)
+    return panels.panel_public(panel, ALL)

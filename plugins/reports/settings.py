@@ -1,0 +1,35 @@
+"""Settings of the reports plugin, from ATRIUM_REPORTS_* environment variables."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ReportSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ATRIUM_REPORTS_", extra="ignore")
+
+    query_timeout: float = 30.0
+    """Seconds a data query may run before it is cancelled (a data source may set a lower one)."""
+    cache_ttl: float = 300.0
+    """Seconds a chart result stays cached (the key also carries the dataset and view versions)."""
+    max_groups: int = 10_000
+    """Most rows a chart (not a table-info page) answers when its result mode is `all`."""
+    max_field_values: int = 1_000
+    """Most distinct values `multFieldValues` answers."""
+    link_token_minutes: int = 120
+    """Lifetime of the signed token a shared link's client gets after validation."""
+    link_max_failures: int = 10
+    """Wrong passwords after which a shared link locks until its owner resets it."""
+    link_tries_per_minute: int = 5
+    """Password tries one client gets per minute on one link."""
+    sync_check_seconds: int = 60
+    """How often the scheduler looks for extract datasets that are due."""
+    timezone: str = ""
+    """Time zone of dynamic dates (today, month start, ...); empty means the server's local time."""
+
+
+@lru_cache
+def report_settings() -> ReportSettings:
+    return ReportSettings()

@@ -1,0 +1,317 @@
+"""Shaping aggregated rows into the chart answer: x, series, datas, fields, tableRow, pivot.
+
+Runs only on the aggregated result (never on a dataset's raw rows); pandas does the pivot and the derived
+values (share of total, running total).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+
+from atrium.plugins.reports.query import Axis
+
+X_SEPARATOR = "\n"
+
+
+def plain(value: Any, integer: bool = False) -> Any:
+    """JSON-ready scalars: Decimal to number, time to text, NaN to None."""
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return None
+        if integer and value.is_integer():
+            return int(value)
+        return value
+    if isinstance(value, datetime):
+        return (
+            value.strftime("%Y-%m-%d %H:%M:%S")
+            if value.time() != datetime.min.time()
+            else value.strftime("%Y-%m-%d %H:%M:%S")
+        )
+    if isinstance(value, date):
+        return value.isoformat()
+    if hasattr(value, "item"):  # numpy scalars
+        return plain(value.item(), integer)
+    return value
+
+
+def quota_is_integer(a: Axis) -> bool:
+    return a.summary in ("count", "count_distinct") or (
+        a.field.type == "integer" and a.summary in ("sum", "max", "min")
+    )
+
+
+def field_entry(a: Axis, axis_name: str) -> dict[str, Any]:
+    entry = {**a.field.public(), "key": a.key, "axis": axis_name}
+    if a.summary:
+        entry["summary"] = a.summary
+    for k in ("sort", "dateStyle", "datePattern", "valueFormat", "compareCalc"):
+        if k in a.raw:
+            entry[k] = a.raw[k]
+    return entry
+
+
+def derived(frame: pd.DataFrame, quotas: list[Axis], qcols: list[str]) -> pd.DataFrame:
+    """Apply compareCalc per quota: `percent` (share of the column total) or `accumulate` (running total)."""
+    for a, col in zip(quotas, qcols, strict=True):
+        calc = a.raw.get("compareCalc") or {}
+        kind = calc.get("type") if isinstance(calc, dict) else None
+        if kind == "percent":
+            total = pd.to_numeric(frame[col], errors="coerce").sum()
+            frame[col] = pd.to_numeric(frame[col], errors="coerce") / total if total else None
+        elif kind == "accumulate":
+            frame[col] = pd.to_numeric(frame[col], errors="coerce").cumsum()
+    return frame
+
+
+def chart(
+    dims: list[Axis],
+    ext: list[Axis],
+    quotas: list[tuple[str, Axis]],
+    rows: list[tuple[Any, ...]],
+    with_derived: bool,
+) -> dict[str, Any]:
+    """x, series, datas and tableRow of a grouped result (dims, then ext dims, then quotas per row)."""
+    nd, ne = len(dims), len(ext)
+    qaxes = [a for _, a in quotas]
+    ints = [quota_is_integer(a) for a in qaxes]
+    if with_derived and any(
+        (a.raw.get("compareCalc") or {}).get("type") in ("percent", "accumulate")
+        for a in qaxes
+        if isinstance(a.raw.get("compareCalc"), dict)
+    ):
+        cols = [f"d{i}" for i in range(nd + ne)] + [f"q{i}" for i in range(len(qaxes))]
+        frame = derived(pd.DataFrame(rows, columns=cols, dtype=object), qaxes, cols[nd + ne :])
+        rows = [tuple(r) for r in frame.itertuples(index=False, name=None)]
+        ints = [
+            i and (a.raw.get("compareCalc") or {}).get("type") != "percent"
+            for i, a in zip(ints, qaxes, strict=True)
+        ]
+    rows = [
+        tuple(plain(v) for v in r[: nd + ne]) + tuple(plain(v, ints[i]) for i, v in enumerate(r[nd + ne :]))
+        for r in rows
+    ]
+    table_row = []
+    for r in rows:
+        rec: dict[str, Any] = {}
+        for i, a in enumerate(dims + ext):
+            rec[a.key] = r[i]
+        for i, a in enumerate(qaxes):
+            rec[a.key] = r[nd + ne + i]
+        table_row.append(rec)
+
+    x_keys: list[tuple[Any, ...]] = []
+    x_index: dict[tuple[Any, ...], int] = {}
+    for r in rows:
+        k = r[:nd]
+        if k not in x_index:
+            x_index[k] = len(x_keys)
+            x_keys.append(k)
+    x = [X_SEPARATOR.join("" if v is None else str(v) for v in k) for k in x_keys]
+    if nd == 0:
+        x = []  # a single value (gauge, text): series carry one point each
+
+    def dim_list(r: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return [{"id": a.field.id, "value": r[i]} for i, a in enumerate(dims + ext)]
+
+    names = _series_names(qaxes)
+    series: list[dict[str, Any]] = []
+    datas: list[dict[str, Any]] = []
+    if ne == 0:
+        for qi, (axis_name, a) in enumerate(quotas):
+            data: list[Any] = [None] * len(x_keys)
+            for r in rows:
+                point = {"value": r[nd + qi], "dimensionList": dim_list(r), "quotaList": [{"id": a.field.id}]}
+                data[x_index[r[:nd]]] = point
+            series.append(
+                {"name": names[qi], "data": data, "summary": a.summary, "property": _property(a, axis_name)}
+            )
+        bubble = next((nd + qi for qi, (n, _) in enumerate(quotas) if n == "extBubble"), None)
+        for r in rows:
+            label = X_SEPARATOR.join("" if v is None else str(v) for v in r[:nd])
+            for qi, (axis_name, a) in enumerate(quotas):
+                if axis_name == "extBubble":
+                    continue
+                item = {
+                    "field": label,
+                    "name": label,
+                    "value": r[nd + qi],
+                    "category": names[qi],
+                    "dimensionList": dim_list(r),
+                    "quotaList": [{"id": a.field.id}],
+                }
+                if bubble is not None:
+                    item["popSize"] = r[bubble]
+                datas.append(item)
+    else:
+        groups: dict[tuple[str, int], dict[str, Any]] = {}
+        for r in rows:
+            ext_label = X_SEPARATOR.join("" if v is None else str(v) for v in r[nd : nd + ne])
+            label = X_SEPARATOR.join("" if v is None else str(v) for v in r[:nd])
+            for qi, (axis_name, a) in enumerate(quotas):
+                name = ext_label if len(quotas) == 1 else f"{ext_label}-{names[qi]}"
+                s = groups.get((ext_label, qi))
+                if s is None:
+                    s = groups[(ext_label, qi)] = {
+                        "name": name,
+                        "data": [None] * len(x_keys),
+                        "summary": a.summary,
+                        "property": _property(a, axis_name),
+                    }
+                    series.append(s)
+                point = {
+                    "value": r[nd + ne + qi],
+                    "dimensionList": dim_list(r),
+                    "quotaList": [{"id": a.field.id}],
+                }
+                s["data"][x_index[r[:nd]]] = point
+                datas.append(
+                    {
+                        "field": label,
+                        "name": label,
+                        "value": r[nd + ne + qi],
+                        "category": name,
+                        "dimensionList": dim_list(r),
+                        "quotaList": [{"id": a.field.id}],
+                    }
+                )
+    fields = (
+        [field_entry(a, "xaxis") for a in dims]
+        + [field_entry(a, "xaxisExt") for a in ext]
+        + [field_entry(a, n) for n, a in quotas]
+    )
+    return {"x": x, "series": series, "datas": datas, "fields": fields, "tableRow": table_row}
+
+
+def _series_names(qaxes: list[Axis]) -> list[str]:
+    seen: dict[str, int] = {}
+    for a in qaxes:
+        seen[a.field.name] = seen.get(a.field.name, 0) + 1
+    return [a.field.name if seen[a.field.name] == 1 else f"{a.field.name}({a.summary})" for a in qaxes]
+
+
+def _property(a: Axis, axis_name: str) -> dict[str, Any]:
+    return {
+        "axis": axis_name,
+        "fieldId": a.field.id,
+        "key": a.key,
+        "valueFormat": a.raw.get("valueFormat"),
+        "chartType": a.raw.get("chartType"),
+    }
+
+
+def details(cols: list[Axis], rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """table-info: raw rows of the chosen columns."""
+    table_row = [
+        {a.key: plain(v, a.field.type == "integer") for a, v in zip(cols, r, strict=True)} for r in rows
+    ]
+    return {
+        "x": [],
+        "series": [],
+        "datas": [],
+        "fields": [field_entry(a, "xaxis") for a in cols],
+        "tableRow": table_row,
+    }
+
+
+def pivot(
+    rows_dims: list[Axis],
+    col_dims: list[Axis],
+    quotas: list[Axis],
+    rows: list[tuple[Any, ...]],
+    row_totals: list[tuple[Any, ...]],
+    col_totals: list[tuple[Any, ...]],
+    grand: tuple[Any, ...] | None,
+) -> dict[str, Any]:
+    """table-pivot: row dimensions down, column dimensions across, one cell per quota; totals come from
+    separate aggregate queries so averages and distinct counts stay exact."""
+    nr, nc = len(rows_dims), len(col_dims)
+    qkeys = [a.key for a in quotas]
+    ints = [quota_is_integer(a) for a in quotas]
+    cols = [f"r{i}" for i in range(nr)] + [f"c{i}" for i in range(nc)] + qkeys
+    frame = pd.DataFrame([tuple(plain(v) for v in r) for r in rows], columns=cols, dtype=object)
+    col_paths: list[tuple[Any, ...]] = []
+    if nc:
+        col_paths = sorted(
+            {tuple(r[nr : nr + nc]) for r in frame.itertuples(index=False, name=None)},
+            key=lambda t: tuple("" if v is None else str(v) for v in t),
+        )
+    columns = []
+    for path in col_paths or [()]:
+        for q, key in zip(quotas, qkeys, strict=True):
+            columns.append(
+                {
+                    "path": list(path),
+                    "quota": key,
+                    "name": q.field.name,
+                    "key": "|".join(["" if v is None else str(v) for v in path] + [key]),
+                }
+            )
+    out_rows: list[dict[str, Any]] = []
+    if len(frame):
+        index = [f"r{i}" for i in range(nr)] or None
+        if nc:
+            frame["_col"] = [
+                "|".join("" if v is None else str(v) for v in r)
+                for r in frame[[f"c{i}" for i in range(nc)]].itertuples(index=False, name=None)
+            ]
+        else:
+            frame["_col"] = ""
+        long = frame.melt(id_vars=(index or []) + ["_col"], value_vars=qkeys, var_name="_q", value_name="_v")
+        long["_key"] = [
+            f"{c}|{q}" if c != "" or nc else q for c, q in zip(long["_col"], long["_q"], strict=True)
+        ]
+        if index:
+            long[index] = long[index].fillna("")
+            wide = long.pivot_table(
+                index=index, columns="_key", values="_v", aggfunc="first", dropna=False, sort=True
+            )
+            for keys, rec in zip(wide.index, wide.to_dict("records"), strict=True):
+                keys = keys if isinstance(keys, tuple) else (keys,)
+                out_rows.append(
+                    {
+                        "rowKeys": [plain(k) for k in keys],
+                        "values": {
+                            k: plain(v, ints[qkeys.index(k.rsplit("|", 1)[-1])])
+                            for k, v in rec.items()
+                            if v is not None and v == v
+                        },
+                    }
+                )
+        else:
+            rec = {k: v for k, v in zip(long["_key"], long["_v"], strict=True)}
+            out_rows.append(
+                {
+                    "rowKeys": [],
+                    "values": {k: plain(v, ints[qkeys.index(k.rsplit("|", 1)[-1])]) for k, v in rec.items()},
+                }
+            )
+    totals_by_row = {tuple(plain(v) for v in r[:nr]): r[nr:] for r in row_totals}
+    for rec in out_rows:
+        t = totals_by_row.get(tuple(rec["rowKeys"]))
+        rec["total"] = (
+            {k: plain(v, ints[i]) for i, (k, v) in enumerate(zip(qkeys, t, strict=True))} if t else {}
+        )
+    column_totals = {}
+    for r in col_totals:
+        path = "|".join("" if v is None else str(plain(v)) for v in r[:nc])
+        for i, key in enumerate(qkeys):
+            column_totals[f"{path}|{key}" if nc else key] = plain(r[nc + i], ints[i])
+    return {
+        "rowFields": [a.key for a in rows_dims],
+        "columnFields": [a.key for a in col_dims],
+        "quotaFields": qkeys,
+        "columns": columns,
+        "rows": out_rows,
+        "columnTotals": column_totals,
+        "grandTotal": {
+            k: plain(v, ints[i]) for i, (k, v) in enumerate(zip(qkeys, grand or (), strict=False))
+        },
+    }

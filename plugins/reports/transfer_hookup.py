@@ -1,0 +1,93 @@
+"""The thin coupling to the transfer plugin: the export source `chart/view/exportData` and the import
+target `dyreport-sales` (rows appended to the tenant's demo sales table).
+
+Called from `atrium_startup`; when the transfer plugin is not installed nothing is registered and the
+reports plugin works on its own (`POST /api/dyreport/chart/view/exportData` and
+`POST /api/dyreport/dataset/importExcel` stay available).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import structlog
+
+from atrium.plugins.reports import exporting, viewdef
+from atrium.plugins.reports.chartdata import DataRequest
+
+log = structlog.get_logger("atrium.reports.transfer")
+
+
+def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataRequest]:
+    """The saved view named by the task's params (`viewId`/`view.id`, `panelId`), checked for export."""
+    from atrium.plugins.reports.access import get_panel, session_viewer
+    from atrium.plugins.reports.routes_chart import view_on_panel
+
+    inner = params.get("params") if isinstance(params.get("params"), dict) else params
+    view = inner.get("view") if isinstance(inner.get("view"), dict) else {}
+    view_id = str(inner.get("viewId") or view.get("id") or "")
+    panel_id = str(inner.get("panelId") or view.get("panelId") or view.get("sceneId") or "")
+    panel, _ = get_panel(panel_id, session_viewer(), "export")
+    row = view_on_panel(view_id, panel)
+    request = inner.get("requestList") or {}
+    return viewdef.from_row(row), DataRequest.model_validate(request if isinstance(request, dict) else {})
+
+
+def register() -> bool:
+    try:
+        from atrium.plugins.transfer import (
+            ExportColumn,
+            ExportRequest,
+            ExportSource,
+            ImportField,
+            ImportTarget,
+            register_export_source,
+            register_import_target,
+        )
+    except ImportError:
+        log.info("transfer plugin not installed: report exports run through exportData only")
+        return False
+
+    def columns(req: ExportRequest) -> list[ExportColumn]:
+        view, request = _view_and_request(req.params)
+        page = exporting.page(view, request, 1, 1)
+        return [ExportColumn(key=c["key"], title=c["name"]) for c in page["columns"]]
+
+    def rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
+        view, request = _view_and_request(req.params)
+        page_rows = req.page_rows or exporting.PAGE_ROWS
+        for cols, batch in exporting.iterate(view, request, page_rows):
+            keys = [c["key"] for c in cols]
+            for r in batch:
+                yield dict(zip(keys, r, strict=True))
+
+    def count(req: ExportRequest) -> int:
+        view, request = _view_and_request(req.params)
+        return int(exporting.page(view, request, 1, 1)["total"])
+
+    register_export_source(
+        ExportSource(
+            url=exporting.SOURCE_URL,
+            name={"zh-cn": "报表数据", "en-us": "Report data"},
+            rows=rows,
+            count=count,
+            columns=columns,
+        )
+    )
+
+    from atrium.plugins.reports import excel
+
+    register_import_target(
+        ImportTarget(
+            code="dyreport-sales",
+            name={"zh-cn": "报表销售数据", "en-us": "Report sales rows"},
+            fields=[
+                ImportField(key, label, type=ftype, required=key in ("order_date", "amount"))  # type: ignore[arg-type]
+                for key, label, ftype in excel.SALES_IMPORT_FIELDS
+            ],
+            write=excel.append_sales_rows,
+            permission="admin",
+        )
+    )
+    return True

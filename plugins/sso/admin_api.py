@@ -1,0 +1,204 @@
+"""Administration of the current tenant's providers and linked identities."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+from sqlalchemy import delete, select
+
+from atrium.plugins.sso import kernel_bridge, service
+from atrium.plugins.sso.models import SsoConfig, SsoIdentity
+from atrium.sdk.context import current_context
+from atrium.sdk.db import session
+from atrium.sdk.errors import BadRequest, Conflict, NotFound
+from atrium.sdk.routing import Router
+from atrium.sdk.types import PLUGIN_ID
+
+router = Router("/api/third/admin")
+
+
+def _tenant() -> int:
+    su = current_context().require_user()
+    return su.tenant_id
+
+
+def _offered(tenant_id: int) -> dict[str, service.Registered]:
+    return {
+        kind: reg
+        for kind, reg in service.registry().items()
+        if reg.plugin == service.PLUGIN or kernel_bridge.plugin_enabled(tenant_id, reg.plugin)
+    }
+
+
+@router.get("/providers", permission="admin")
+def providers() -> list[dict[str, Any]]:
+    """Provider kinds this tenant can configure, with the JSON schema of their settings."""
+    return [
+        {
+            "kind": kind,
+            "label": reg.provider.label,
+            "plugin": reg.plugin,
+            "modes": list(reg.provider.modes),
+            "schema": reg.provider.settings_model.model_json_schema(),
+        }
+        for kind, reg in _offered(_tenant()).items()
+    ]
+
+
+def _config_out(cfg: SsoConfig) -> dict[str, Any]:
+    reg = service.registry().get(cfg.kind)
+    settings = service.masked_settings(reg.provider.settings_model, cfg.settings or {}) if reg else {}
+    return {
+        "id": str(cfg.id),
+        "code": cfg.code,
+        "kind": cfg.kind,
+        "name": cfg.name,
+        "enabled": cfg.enabled,
+        "sort": cfg.sort,
+        "onUnknown": cfg.on_unknown,
+        "redirectUri": cfg.redirect_uri,
+        "settings": settings,
+        "installed": reg is not None,
+    }
+
+
+@router.get("/configs", permission="admin")
+def list_configs() -> list[dict[str, Any]]:
+    """The tenant's provider configurations (secrets masked)."""
+    rows = session().execute(select(SsoConfig).order_by(SsoConfig.sort, SsoConfig.id)).scalars().all()
+    return [_config_out(r) for r in rows]
+
+
+class ConfigIn(BaseModel):
+    code: str = Field(min_length=1, max_length=64)
+    kind: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=64)
+    enabled: bool = True
+    sort: int = Field(default=0, ge=0, le=9999)
+    onUnknown: Literal["refuse", "create", "verify"] = "refuse"
+    redirectUri: str = Field(default="", max_length=512)
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("code")
+    @classmethod
+    def _code(cls, v: str) -> str:
+        if not PLUGIN_ID.match(v):
+            raise ValueError("use lower-case letters, digits and single dashes")
+        return v
+
+    @field_validator("redirectUri")
+    @classmethod
+    def _uri(cls, v: str) -> str:
+        if v and not v.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) address")
+        return v
+
+
+@router.post("/configs/save", permission="admin", body=ConfigIn)
+def save_config(body: ConfigIn) -> dict[str, Any]:
+    """Add or update a provider configuration; its settings are validated by the provider's model."""
+    reg = _offered(_tenant()).get(body.kind)
+    if reg is None:
+        raise BadRequest("sso:provider_unknown", provider=body.kind)
+    db = session()
+    row = db.execute(select(SsoConfig).where(SsoConfig.code == body.code)).scalar()
+    if row is not None and row.kind != body.kind:
+        raise Conflict("sso:code_taken", provider=body.code)
+    merged = service.merge_secrets(reg.provider.settings_model, body.settings, row.settings if row else {})
+    model = reg.provider.settings_model.model_validate(merged)
+    if row is None:
+        row = SsoConfig(code=body.code, kind=body.kind)
+        db.add(row)
+    row.name = body.name.strip()
+    row.enabled = body.enabled
+    row.sort = body.sort
+    row.on_unknown = body.onUnknown
+    row.redirect_uri = body.redirectUri
+    row.settings = service.stored_settings(model)
+    db.flush()
+    return _config_out(row)
+
+
+class CodeIn(BaseModel):
+    code: str = Field(min_length=1, max_length=64)
+
+
+@router.post("/configs/delete", permission="admin", body=CodeIn)
+def delete_config(body: CodeIn) -> None:
+    """Remove a provider configuration and the identities linked through it."""
+    db = session()
+    row = db.execute(select(SsoConfig).where(SsoConfig.code == body.code)).scalar()
+    if row is None:
+        raise NotFound("sso:config_not_found")
+    db.execute(delete(SsoIdentity).where(SsoIdentity.provider == row.code))
+    db.delete(row)
+
+
+class IdentityQuery(BaseModel):
+    provider: str = Field(default="", max_length=64)
+
+
+@router.get("/identities", permission="admin", query=IdentityQuery)
+def identities(query: IdentityQuery) -> list[dict[str, Any]]:
+    """Identities linked to users of the tenant."""
+    q = select(SsoIdentity).order_by(SsoIdentity.id)
+    if query.provider:
+        q = q.where(SsoIdentity.provider == query.provider)
+    rows = session().execute(q).scalars().all()
+    users = kernel_bridge.users([r.user_id for r in rows])
+    return [
+        {
+            "id": str(r.id),
+            "provider": r.provider,
+            "subject": r.subject,
+            "userId": r.user_id,
+            "displayName": r.display_name,
+            "email": r.email,
+            "createdOnSignIn": r.owns_user,
+            "lastLoginAt": r.last_login_at,
+            **users.get(r.user_id, {}),
+        }
+        for r in rows
+    ]
+
+
+class LinkIn(BaseModel):
+    provider: str = Field(min_length=1, max_length=64)
+    subject: str = Field(min_length=1, max_length=255)
+    userId: int
+
+
+@router.post("/identities/link", permission="admin", body=LinkIn)
+def link(body: LinkIn) -> dict[str, str]:
+    """Link a provider's subject to a user of the tenant."""
+    tenant_id = _tenant()
+    db = session()
+    if db.execute(select(SsoConfig.id).where(SsoConfig.code == body.provider)).first() is None:
+        raise NotFound("sso:config_not_found")
+    if not kernel_bridge.is_member(body.userId, tenant_id):
+        raise NotFound("sso:user_not_found")
+    subject = body.subject.strip()
+    taken = db.execute(
+        select(SsoIdentity).where(SsoIdentity.provider == body.provider, SsoIdentity.subject == subject)
+    ).scalar()
+    if taken is not None:
+        raise Conflict("sso:identity_taken")
+    row = SsoIdentity(provider=body.provider, subject=subject, user_id=body.userId)
+    db.add(row)
+    db.flush()
+    return {"id": str(row.id)}
+
+
+class IdIn(BaseModel):
+    id: int
+
+
+@router.post("/identities/unlink", permission="admin", body=IdIn)
+def unlink(body: IdIn) -> None:
+    """Remove a link; the person can no longer sign in through that provider."""
+    db = session()
+    row = db.get(SsoIdentity, body.id)
+    if row is None or row.tenant_id != _tenant():
+        raise NotFound("sso:identity_not_found")
+    db.delete(row)

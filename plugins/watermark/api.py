@@ -1,0 +1,106 @@
+"""The watermark service's HTTP API (`/api/watermark`): the shell's lookup and the admin screen's calls."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from atrium.plugins.watermark import service
+from atrium.sdk.routing import Router
+
+router = Router("/api/watermark")
+
+Code = Annotated[str, StringConstraints(strip_whitespace=True, max_length=64, pattern=r"^[A-Za-z0-9_.:-]*$")]
+Flag = Annotated[int, Field(ge=0, le=1)]
+
+
+class WatermarkQuery(BaseModel):
+    ffwFunctionCode: Code = ""
+    flag: Flag = Field(default=1, description="1: only a watermark in effect and shown; 0: as stored")
+    tenantId: int | None = None
+    systemCode: Code = ""
+
+
+class WatermarkOut(BaseModel):
+    ffwId: str
+    ffwFunctionCode: str
+    systemCode: str
+    tenantId: str
+    content: str = Field(description="the text to draw, placeholders filled in for the signed-in user")
+    fwContent: str
+    fwType: Literal["dynamic", "static"]
+    fwFont: str
+    fwFontSize: int
+    fwColor: str
+    fwRotationAngle: int
+    fwTransparent: int
+    isTakeEffect: int
+    isView: int
+
+
+@router.get("/iotBaseFuncWaterController/get-system-watermark", query=WatermarkQuery,
+            response=WatermarkOut | None)
+def get_system_watermark(query: WatermarkQuery) -> dict[str, Any] | None:
+    """The watermark for a function and system of the signed-in user's tenant; null when none applies."""
+    return service.for_user(query.ffwFunctionCode, query.systemCode, query.tenantId,
+                            active_only=query.flag == 1)
+
+
+class WatermarkIn(BaseModel):
+    ffwId: int | None = None
+    ffwFunctionCode: Code = ""
+    systemCode: Code = ""
+    fwContent: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    fwType: Literal["dynamic", "static"] = "dynamic"
+    fwFont: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64,
+                                             pattern=r"^[\w\s,'\"-]+$")] = "Microsoft YaHei"
+    fwFontSize: int = Field(default=18, ge=10, le=48)
+    fwColor: Annotated[str, StringConstraints(
+        strip_whitespace=True,
+        pattern=r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}"
+                r"\s*(,\s*(0|1|0?\.\d+)\s*)?\))$",
+    )] = "#000000"
+    fwRotationAngle: int = Field(default=-20, ge=-90, le=90)
+    fwTransparent: int = Field(default=85, ge=0, le=100, description="transparency in percent: 0 opaque")
+    isTakeEffect: Flag = 1
+    isView: Flag = 1
+
+
+class WatermarkIdIn(BaseModel):
+    ffwId: int
+
+
+class WatermarkPreviewIn(BaseModel):
+    fwType: Literal["dynamic", "static"] = "dynamic"
+    fwContent: Annotated[str, StringConstraints(max_length=200)] = ""
+
+
+@router.get("/admin/settings", permission="admin")
+def admin_settings() -> dict[str, Any]:
+    """The tenant's watermark settings and the placeholders a dynamic template may use (administrators)."""
+    return {"list": service.settings(), "placeholders": list(service.PLACEHOLDERS)}
+
+
+@router.post("/admin/save", permission="admin", body=WatermarkIn, response=WatermarkOut)
+def admin_save(body: WatermarkIn) -> dict[str, Any]:
+    """Create or update a setting (administrators); answers it with `content` resolved for the caller."""
+    look = service.Look(
+        function_code=body.ffwFunctionCode, system_code=body.systemCode, fw_content=body.fwContent,
+        fw_type=body.fwType, fw_font=body.fwFont, fw_font_size=body.fwFontSize, fw_color=body.fwColor,
+        fw_rotation_angle=body.fwRotationAngle, fw_transparent=body.fwTransparent,
+        is_take_effect=body.isTakeEffect, is_view=body.isView,
+    )
+    return service.save(look, body.ffwId)
+
+
+@router.post("/admin/delete", permission="admin", body=WatermarkIdIn)
+def admin_delete(body: WatermarkIdIn) -> None:
+    """Delete a setting (administrators)."""
+    service.delete(body.ffwId)
+
+
+@router.post("/admin/preview", permission="admin", body=WatermarkPreviewIn)
+def admin_preview(body: WatermarkPreviewIn) -> dict[str, str]:
+    """The text a template gives for the signed-in administrator (live preview)."""
+    return {"content": service.preview(body.fwType, body.fwContent)}

@@ -1,0 +1,117 @@
+"""The request context: who is asking, for which tenant and system, in which language."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_LOCALE = "zh-cn"
+LOCALES = ("zh-cn", "zh-tw", "en-us", "vi-vn", "hu-hu")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionUser:
+    user_id: int
+    account: str
+    full_name: str
+    tenant_id: int
+    system_code: str
+    is_super_admin: bool
+    is_supervisor: bool
+    roles: frozenset[int] = frozenset()
+    token_id: int = 0
+    portal_type: str = ""
+
+    @property
+    def is_admin(self) -> bool:
+        return self.is_super_admin or self.is_supervisor
+
+
+@dataclass(slots=True)
+class RequestContext:
+    request_id: str = ""
+    locale: str = DEFAULT_LOCALE
+    user: SessionUser | None = None
+    tenant_id: int | None = None
+    system_code: str = ""
+    menu_id: str = ""
+    request_menu_url: str = ""
+    page_name: str = ""
+    page_en_name: str = ""
+    controller_url: str = ""
+    login_form: str = ""
+    client_ip: str = ""
+    user_agent: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    response_headers: dict[str, str] = field(default_factory=dict)
+    db: Any = None
+    unscoped: bool = False
+
+    def require_user(self) -> SessionUser:
+        from atrium.sdk.errors import NotLoggedIn
+
+        if self.user is None:
+            raise NotLoggedIn()
+        return self.user
+
+
+_current: contextvars.ContextVar[RequestContext | None] = contextvars.ContextVar("atrium_ctx", default=None)
+
+
+def current_context() -> RequestContext:
+    """The context of the running request, or an empty one outside requests (CLI, jobs)."""
+    ctx = _current.get()
+    if ctx is None:
+        ctx = RequestContext()
+        _current.set(ctx)
+    return ctx
+
+
+def set_context(ctx: RequestContext | None) -> contextvars.Token[RequestContext | None]:
+    return _current.set(ctx)
+
+
+def reset_context(token: contextvars.Token[RequestContext | None]) -> None:
+    _current.reset(token)
+
+
+@contextmanager
+def tenant_scope(tenant_id: int | None) -> Iterator[RequestContext]:
+    """Run a block as the given tenant (jobs, CLI, public routes that resolve their tenant themselves)."""
+    outer = current_context()
+    ctx = RequestContext(
+        request_id=outer.request_id,
+        locale=outer.locale,
+        user=outer.user,
+        tenant_id=tenant_id,
+        system_code=outer.system_code,
+        db=outer.db,
+    )
+    token = _current.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _current.reset(token)
+
+
+@contextmanager
+def unscoped() -> Iterator[RequestContext]:
+    """Lift tenant scoping for a block: only for platform-wide work (CLI, migrations, demo data, admin)."""
+    outer = current_context()
+    ctx = RequestContext(
+        request_id=outer.request_id,
+        locale=outer.locale,
+        user=outer.user,
+        tenant_id=outer.tenant_id,
+        system_code=outer.system_code,
+        db=outer.db,
+        unscoped=True,
+    )
+    token = _current.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _current.reset(token)

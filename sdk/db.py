@@ -1,0 +1,65 @@
+"""Tables for plugins: a declarative base per plugin and the tenant-scoped mixin.
+
+Rows of a `TenantScoped` table are filtered by the current tenant on every ORM select, update and delete,
+and stamped with it on insert, by the kernel's session events: handlers never add the filter themselves.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, declared_attr, mapped_column
+
+from atrium.sdk.context import current_context
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_metadata() -> MetaData:
+    return MetaData(naming_convention=NAMING)
+
+
+class TenantScoped:
+    """Mixin: the row belongs to one tenant and is only ever seen inside that tenant."""
+
+    @declared_attr
+    def tenant_id(cls) -> Mapped[int]:  # noqa: N805
+        return mapped_column(BigInteger, index=True, nullable=False)
+
+
+class Timestamps:
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow, nullable=False)
+
+
+def session() -> Session:
+    """The database session of the running request or job."""
+    db = current_context().db
+    if db is None:
+        raise RuntimeError("no database session in this context")
+    s: Session = db
+    return s
+
+
+def declarative_base(name: str) -> Any:
+    """A declarative base with its own MetaData, so each plugin owns its tables and migrations."""
+
+    class Base(DeclarativeBase):
+        metadata = new_metadata()
+
+    Base.__name__ = f"{name.title().replace('-', '')}Base"
+    return Base

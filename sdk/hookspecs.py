@@ -1,0 +1,319 @@
+"""The hook contract: the one file a plugin author reads.
+
+A plugin is a module (or object) registered under the entry-point group ``atrium.plugins``. It implements
+any of the hooks below with ``@hookimpl``; an implementation may take a subset of a hook's arguments. The
+kernel calls hooks once while it assembles the app, before it starts serving, except for the runtime hooks
+(events, tenant enabled/disabled, request headers, menu numbers) which are called as things happen.
+
+Example plugin module::
+
+    from atrium.sdk import PluginInfo, Router, hookimpl
+
+    router = Router()
+
+    @router.get("/api/hello/ping")
+    def ping() -> dict[str, str]:
+        return {"pong": "yes"}
+
+    @hookimpl
+    def atrium_plugin_info() -> PluginInfo:
+        return PluginInfo(name="hello", version="1.0.0", services={"hello": "/api/hello"})
+
+    @hookimpl
+    def atrium_routes() -> Router:
+        return router
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from atrium.sdk.context import RequestContext
+    from atrium.sdk.routing import Router
+    from atrium.sdk.types import DatabaseSpec, Event, JobSpec, MenuSpec, PluginInfo
+
+PROJECT = "atrium"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# -------------------------------------------------------------------------
+# Identity of a plugin
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_plugin_info() -> PluginInfo:
+    """Describe the plugin: id, version, SDK range, dependencies, services, mount prefixes, web module.
+
+    Called once per plugin at start-up; every plugin must implement it. A plugin whose SDK range does
+    not admit the running SDK, or whose id is not kebab-case, is refused and reported with the reason.
+
+    :return: the plugin's :class:`PluginInfo` (one per plugin).
+
+    Example::
+
+        @hookimpl
+        def atrium_plugin_info():
+            return PluginInfo(name="message", version="1.0.0", sdk=">=1.0,<2",
+                              services={"message": "/api/message"}, prefixes=["/message-management"])
+    """
+
+
+# -------------------------------------------------------------------------
+# Assembly: what the kernel builds the app from
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_routes() -> Router | list[Router]:
+    """Return the plugin's HTTP routes.
+
+    Called once while the app is assembled. Every route states who may call it (``public=True`` or a
+    permission); when the plugin is disabled for the caller's tenant its routes answer code 460.
+
+    :return: a :class:`Router` or a list of them; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_routes():
+            return router
+    """
+
+
+@hookspec
+def atrium_database() -> DatabaseSpec:
+    """Return the plugin's table metadata and its Alembic versions folder.
+
+    Called by ``atrium db upgrade`` and by the test kit. Each plugin owns its migration history (a version
+    table of its own), so heads of different plugins never clash.
+
+    :return: a :class:`DatabaseSpec`; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_database():
+            return DatabaseSpec(metadata=Base.metadata, migrations=str(Path(__file__).parent / "migrations"))
+    """
+
+
+@hookspec
+def atrium_menus() -> list[MenuSpec]:
+    """Return the default menus (with their button resources) the plugin contributes.
+
+    Called when the menu registry is synchronised (``atrium db upgrade``, demo data). Menus of a plugin
+    that is disabled for a tenant are hidden from that tenant.
+
+    :return: a list of :class:`MenuSpec`; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_menus():
+            return [MenuSpec(code="message-management", name="消息管理", en_name="Messages",
+                             url="/message-management")]
+    """
+
+
+@hookspec
+def atrium_scheduled_jobs() -> list[JobSpec]:
+    """Return jobs for the scheduler (APScheduler).
+
+    Called once at start-up. A job runs outside any request, with no tenant: use ``tenant_scope``.
+
+    :return: a list of :class:`JobSpec`; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_scheduled_jobs():
+            return [JobSpec(id="export-cleanup", func=cleanup, trigger="interval", trigger_args={"hours": 1})]
+    """
+
+
+@hookspec
+def atrium_i18n_namespaces() -> list[str]:
+    """Return the i18n namespaces (``i18n/<locale>/<ns>.json``) the plugin's server messages use.
+
+    Called once at start-up; errors raised with key ``"<ns>:<key>"`` are translated from them.
+
+    :return: namespace names; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_i18n_namespaces():
+            return ["message"]
+    """
+
+
+@hookspec
+def atrium_sso_providers() -> list[Any]:
+    """Return single sign-on providers (objects following the sso plugin's provider protocol).
+
+    Called once at start-up by the sso plugin, which offers each provider on the sign-in page of the
+    tenants that configured it.
+
+    :return: provider objects; results of all plugins are used.
+
+    Example::
+
+        @hookimpl
+        def atrium_sso_providers():
+            return [MyCorpProvider()]
+    """
+
+
+@hookspec
+def atrium_login_types(tenant_id: int | None) -> list[dict[str, Any]]:
+    """Return the sign-in modes this plugin offers on a tenant's sign-in page.
+
+    Called by ``GET /api/base/base-sso-oauth-config/get-login-type`` and ``base-login-config/get-login-info``;
+    the kernel itself offers ``account``, ``phone`` and ``email``.
+
+    :param tenant_id: the tenant whose sign-in page asks (from ``domainName`` or ``tenantId``), or None.
+    :return: entries such as ``{"type": "oidc", "name": "Corporate SSO", "loginUrl": "..."}``;
+        all results are joined.
+
+    Example::
+
+        @hookimpl
+        def atrium_login_types(tenant_id):
+            return [{"type": "oidc", "name": "Okta", "loginUrl": "/api/base/sso/oidc/login?tenantId=1001"}]
+    """
+
+
+@hookspec
+def atrium_demo_data(tenants: dict[str, int]) -> None:
+    """Load the plugin's demo content.
+
+    Called by ``atrium demo`` inside a database session, once per plugin.
+
+    :param tenants: demo tenant names to tenant ids (``platform``, ``acme``, ``globex``).
+
+    Example::
+
+        @hookimpl
+        def atrium_demo_data(tenants):
+            with tenant_scope(tenants["acme"]):
+                session().add(Letter(content="Welcome"))
+    """
+
+
+# -------------------------------------------------------------------------
+# Runtime
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_startup(services: Any) -> None:
+    """Called once when the server starts, after the database and services are ready.
+
+    :param services: the kernel's :class:`atrium.sdk.services.Services`.
+
+    Example::
+
+        @hookimpl
+        def atrium_startup(services):
+            services.pubsub.subscribe("message", on_message)
+    """
+
+
+@hookspec
+def atrium_shutdown() -> None:
+    """Called once when the server stops.
+
+    Example::
+
+        @hookimpl
+        def atrium_shutdown():
+            pool.close()
+    """
+
+
+@hookspec
+def atrium_tenant_enabled(tenant_id: int, plugin: str) -> None:
+    """Called after an admin enables ``plugin`` for ``tenant_id`` (every plugin is told).
+
+    :param tenant_id: the tenant.
+    :param plugin: the plugin id that was enabled.
+
+    Example::
+
+        @hookimpl
+        def atrium_tenant_enabled(tenant_id, plugin):
+            if plugin == "message":
+                ensure_defaults(tenant_id)
+    """
+
+
+@hookspec
+def atrium_tenant_disabled(tenant_id: int, plugin: str) -> None:
+    """Called after an admin disables ``plugin`` for ``tenant_id``; its data is kept.
+
+    :param tenant_id: the tenant.
+    :param plugin: the plugin id that was disabled.
+
+    Example::
+
+        @hookimpl
+        def atrium_tenant_disabled(tenant_id, plugin):
+            log.info("disabled", plugin=plugin, tenant=tenant_id)
+    """
+
+
+@hookspec
+def atrium_event(event: Event) -> None:
+    """Called for every platform event: login, logout, tenant_switch, page_visit, message_sent, ...
+
+    Runs after the action has succeeded; an exception is logged and does not undo the action.
+
+    :param event: the :class:`Event`.
+
+    Example::
+
+        @hookimpl
+        def atrium_event(event):
+            if event.name == "login":
+                audit(event.user_id)
+    """
+
+
+@hookspec
+def atrium_request_headers(ctx: RequestContext) -> list[dict[str, str]]:
+    """Return extra request headers the web should send for this user (grey rules).
+
+    Called by ``GET /api/base/grayscale/rule/myid``.
+
+    :param ctx: the signed-in request's context.
+    :return: ``[{"header": ..., "value": ...}]``; results of all plugins are joined.
+
+    Example::
+
+        @hookimpl
+        def atrium_request_headers(ctx):
+            return [{"header": "x-gray", "value": "beta"}] if ctx.tenant_id == 2 else []
+    """
+
+
+@hookspec
+def atrium_menu_numbers(keys: list[str], ctx: RequestContext) -> dict[str, int]:
+    """Return corner numbers (menu badges) for the subscript keys this plugin knows.
+
+    Called by ``POST /api/base/message-subscript/find-menu-num``.
+
+    :param keys: the badge keys the web asks for.
+    :param ctx: the signed-in request's context.
+    :return: key to number for the keys the plugin owns; results of all plugins are merged.
+
+    Example::
+
+        @hookimpl
+        def atrium_menu_numbers(keys, ctx):
+            return {"unreadMessages": count_unread(ctx.user)} if "unreadMessages" in keys else {}
+    """

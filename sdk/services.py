@@ -1,0 +1,106 @@
+"""The services the kernel hands to plugins, typed as protocols so plugins depend on the SDK only."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
+from typing import Any, BinaryIO, Protocol
+
+Subscriber = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Cache(Protocol):
+    """A key-value store shared by all server processes (Redis when configured)."""
+
+    def get(self, key: str) -> Any: ...
+    def set(self, key: str, value: Any, ttl: float | None = None) -> None: ...
+    def delete(self, key: str) -> None: ...
+    def pop(self, key: str) -> Any: ...
+    def incr(self, key: str, ttl: float | None = None) -> int: ...
+
+
+class PubSub(Protocol):
+    """Publish and subscribe across server processes (Redis when configured, else in-process)."""
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    def subscribe(self, channel: str, callback: Subscriber) -> None: ...
+
+
+class WebSocketHub(Protocol):
+    """Deliver a payload to every WebSocket subscribed to a key, in every server process."""
+
+    def send(self, key: str, payload: dict[str, Any]) -> None: ...
+    def send_many(self, items: list[tuple[str, dict[str, Any]]]) -> None: ...
+    def close_user(self, user_id: int, reason: str) -> None: ...
+    def connection_count(self) -> int: ...
+
+
+class TaskRunner(Protocol):
+    """Run work in the background (in-process by default, an RQ queue when Redis is configured)."""
+
+    def submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> str: ...
+
+
+class FileStorage(Protocol):
+    """Tenant-owned files under names the server generates; no client path leaves the root."""
+
+    def save(self, tenant_id: int, stream: BinaryIO, suffix: str) -> str: ...
+    def open(self, tenant_id: int, name: str) -> BinaryIO: ...
+    def path(self, tenant_id: int, name: str) -> Any: ...
+    def delete(self, tenant_id: int, name: str) -> None: ...
+
+
+class Identity(Protocol):
+    """Sign-in for plugins that authenticate users themselves (single sign-on providers)."""
+
+    def sign_in(
+        self, user_id: int, tenant_id: int | None = None, system_code: str | None = None, **profile: str
+    ) -> dict[str, Any]: ...
+    def find_user(self, account: str) -> int | None: ...
+    def create_user(self, account: str, full_name: str, tenant_id: int, **fields: Any) -> int: ...
+    def user_tenants(self, user_id: int) -> list[int]: ...
+
+
+class Services(Protocol):
+    cache: Cache
+    identity: Identity
+    pubsub: PubSub
+    ws: WebSocketHub
+    tasks: TaskRunner
+    storage: FileStorage
+    settings: Any
+
+    def db(self) -> AbstractContextManager[Any]: ...
+    def emit(
+        self, name: str, *, tenant_id: int | None = None, user_id: int | None = None, **data: Any
+    ) -> None: ...
+    def t(self, key: str, /, **params: Any) -> str: ...
+    def iter_plugins(self) -> Iterator[str]: ...
+    def is_enabled(self, tenant_id: int, plugin: str) -> bool: ...
+
+
+_services: Services | None = None
+_request_services: ContextVar[Services | None] = ContextVar("atrium_services", default=None)
+
+
+def install(services: Services | None) -> None:
+    global _services
+    _services = services
+
+
+def bind(services: Services | None) -> Token[Services | None]:
+    """Make `services()` answer this platform for the running request (several apps in one process)."""
+    return _request_services.set(services)
+
+
+def unbind(token: Token[Services | None]) -> None:
+    _request_services.reset(token)
+
+
+def services() -> Services:
+    """The running platform's services: the request's own app, else the one started last."""
+    found = _request_services.get() or _services
+    if found is None:
+        raise RuntimeError("the platform is not started")
+    return found

@@ -1,0 +1,236 @@
+import { useSyncExternalStore } from 'react';
+import { globalSingleton } from './global';
+import { getCookie, local, removeCookie, setCookie } from './storage';
+
+/** Profile fields kept in local storage after sign-in (spec 3, session user). */
+export interface Profile {
+  isSuperAdmin?: number | boolean;
+  isAdmin?: number | boolean;
+  userId?: string | number;
+  tenantId?: string | number;
+  tenantName?: string;
+  userFullName?: string;
+  lang?: string;
+}
+
+export interface SystemRef {
+  systemCode: string;
+  systemName: string;
+  systemEnName?: string;
+}
+
+/** The current user as `get-login-user` returns it. */
+export interface UserInfo extends Profile {
+  account?: string;
+  userHeadImgUrl?: string;
+  portalType?: string;
+  urlLogout?: string;
+  ssoType?: string;
+  staffNo?: string;
+  mobile?: string;
+  email?: string;
+  department?: string;
+  defaultSystemCode?: string;
+  systems?: SystemRef[];
+  [field: string]: unknown;
+}
+
+export interface SsoData {
+  domainName?: string;
+  ssoToken?: string;
+  ssoRefreshToken?: string;
+  portalType?: string;
+  ssoType?: string;
+  urlLogin?: string;
+  urlLogout?: string;
+  portalCode?: string;
+}
+
+export interface SessionSnapshot {
+  token?: string;
+  refreshToken?: string;
+  profile: Profile;
+  user?: UserInfo;
+  systemCode: string;
+}
+
+export const DEFAULT_SYSTEM_CODE = 'iotAutho';
+export const PLATFORM_TENANT_ID = '-999';
+export const TOKEN_COOKIE = 'Atrium-Token';
+export const REFRESH_COOKIE = 'Atrium-Refresh-Token';
+const PROFILE_KEY = 'atrium.profile';
+const USER_KEY = 'atrium.user';
+const SYSTEM_KEY = 'atrium.systemCode';
+const SSO_KEY = 'atrium.sso';
+const REDIRECT_KEY = 'atrium.redirect';
+const LIFETIME_KEY = 'atrium.tokenMinutes';
+/** Chat history and other per-user keys removed at sign-out. */
+const PER_USER_KEYS = ['atrium.chatHistory', 'atrium.visitedTabs', 'atrium.buttons'];
+
+type Listener = () => void;
+
+class SessionStore {
+  private listeners = new Set<Listener>();
+  private snapshot: SessionSnapshot | null = null;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): SessionSnapshot => {
+    if (!this.snapshot) {
+      this.snapshot = {
+        token: this.getToken(),
+        refreshToken: this.getRefreshToken(),
+        profile: local.get<Profile>(PROFILE_KEY, {}) || {},
+        user: local.get<UserInfo>(USER_KEY),
+        systemCode: this.getSystemCode(),
+      };
+    }
+    return this.snapshot;
+  };
+
+  private changed(): void {
+    this.snapshot = null;
+    for (const l of Array.from(this.listeners)) l();
+  }
+
+  getToken(): string | undefined {
+    return getCookie(TOKEN_COOKIE) || undefined;
+  }
+
+  getRefreshToken(): string | undefined {
+    return getCookie(REFRESH_COOKIE) || undefined;
+  }
+
+  /** Token lifetime in minutes (the server's configured value, default half a day). */
+  get tokenMinutes(): number {
+    return local.get<number>(LIFETIME_KEY, 720) || 720;
+  }
+
+  set tokenMinutes(minutes: number) {
+    local.set(LIFETIME_KEY, minutes);
+  }
+
+  setTokens(token?: string | null, refreshToken?: string | null): void {
+    const days = this.tokenMinutes / 1440;
+    if (token) setCookie(TOKEN_COOKIE, token, days);
+    if (refreshToken) setCookie(REFRESH_COOKIE, refreshToken, days);
+    this.changed();
+  }
+
+  /** Stores the answer of login, going-system or refresh: tokens in cookies, profile in local storage. */
+  signIn(data: Record<string, any>): void {
+    this.setTokens(data.authorization ?? data.token, data['refresh-authorization'] ?? data.refreshToken);
+    const profile: Profile = {
+      isSuperAdmin: data.isSuperAdmin,
+      isAdmin: data.isAdmin,
+      userId: data.userId,
+      tenantId: data.tenantId,
+      tenantName: data.tenantName,
+      userFullName: data.userFullName,
+      lang: data.lang,
+    };
+    const previous = local.get<Profile>(PROFILE_KEY, {}) || {};
+    const merged: Profile = { ...previous };
+    for (const [k, v] of Object.entries(profile)) if (v !== undefined) (merged as any)[k] = v;
+    local.set(PROFILE_KEY, merged);
+    this.changed();
+  }
+
+  get profile(): Profile {
+    return this.getSnapshot().profile;
+  }
+
+  updateProfile(patch: Partial<Profile>): void {
+    local.set(PROFILE_KEY, { ...this.profile, ...patch });
+    this.changed();
+  }
+
+  get user(): UserInfo | undefined {
+    return this.getSnapshot().user;
+  }
+
+  setUser(user: UserInfo | undefined): void {
+    if (user) {
+      local.set(USER_KEY, user);
+      this.updateProfile({
+        isSuperAdmin: user.isSuperAdmin,
+        isAdmin: user.isAdmin,
+        userId: user.userId,
+        tenantId: user.tenantId,
+        tenantName: user.tenantName,
+        userFullName: user.userFullName,
+      });
+    } else {
+      local.remove(USER_KEY);
+      this.changed();
+    }
+  }
+
+  getSystemCode(): string {
+    return local.get<string>(SYSTEM_KEY) || DEFAULT_SYSTEM_CODE;
+  }
+
+  setSystemCode(code: string): void {
+    local.set(SYSTEM_KEY, code);
+    this.changed();
+  }
+
+  get sso(): SsoData {
+    return local.get<SsoData>(SSO_KEY, {}) || {};
+  }
+
+  setSso(data: SsoData | undefined): void {
+    if (data) local.set(SSO_KEY, { ...this.sso, ...data });
+    else local.remove(SSO_KEY);
+  }
+
+  clearSsoTokens(): void {
+    const { ssoToken: _a, ssoRefreshToken: _b, domainName: _c, ...rest } = this.sso;
+    local.set(SSO_KEY, rest);
+  }
+
+  /** Remembers the address to return to after signing in again. */
+  rememberRedirect(path: string): void {
+    local.set(REDIRECT_KEY, path);
+  }
+
+  takeRedirect(): string | undefined {
+    const value = local.get<string>(REDIRECT_KEY);
+    local.remove(REDIRECT_KEY);
+    return value || undefined;
+  }
+
+  isLoggedIn(): boolean {
+    return !!this.getToken();
+  }
+
+  isSuperAdmin(): boolean {
+    const v = this.profile.isSuperAdmin;
+    return v === 1 || v === true || v === '1' as unknown;
+  }
+
+  /** Clears tokens, profile, user and per-user keys (the sign-out and not-logged-in paths). */
+  clear(): void {
+    removeCookie(TOKEN_COOKIE);
+    removeCookie(REFRESH_COOKIE);
+    local.remove(PROFILE_KEY);
+    local.remove(USER_KEY);
+    for (const key of PER_USER_KEYS) local.remove(key);
+    try {
+      sessionStorage.removeItem('atrium.buttonAuthority');
+    } catch {
+      /* no session storage */
+    }
+    this.changed();
+  }
+}
+
+export const session: SessionStore = globalSingleton('session', () => new SessionStore());
+
+/** React hook: the session snapshot, re-rendered on sign-in, token renewal, user and system changes. */
+export function useSession(): SessionSnapshot {
+  return useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+}

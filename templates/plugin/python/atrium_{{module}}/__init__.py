@@ -1,0 +1,1 @@
+"""{{title}}: an Atrium plugin."""

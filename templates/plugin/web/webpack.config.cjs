@@ -1,0 +1,1 @@
+module.exports = require('@atrium/sdk/webpack').createRemoteConfig({ dir: __dirname, name: '{{name}}' });

@@ -1,0 +1,162 @@
+"""Start servers for benchmarks: the platform (demo data on a throw-away database) and a bare Starlette app,
+each in its own uvicorn process with the same settings."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+BARE_APP = """
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+async def hello(request):
+    return JSONResponse({"code": 800, "msg": "ok", "data": {"hello": "world"}})
+
+app = Starlette(routes=[Route("/bare", hello)])
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_up(url: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server at {url} did not start")
+
+
+@dataclass
+class Server:
+    url: str
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+
+
+def uvicorn_cmd(app: str, port: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        app,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+
+
+@contextmanager
+def platform_server(
+    database_url: str = "", redis_url: str = "", extra_env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    var = Path(tempfile.mkdtemp(prefix="atrium-bench-"))
+    env = {
+        **os.environ,
+        "ATRIUM_VAR_DIR": str(var),
+        "ATRIUM_DEMO": "1",
+        "ATRIUM_DATABASE_URL": database_url,
+        "ATRIUM_REDIS_URL": redis_url,
+        "ATRIUM_REDIS_PREFIX": f"atrium-bench-{secrets.token_hex(4)}:",
+        "ATRIUM_SCHEDULER": "0",
+        "ATRIUM_SECRET_KEY": secrets.token_hex(32),
+        **(extra_env or {}),
+    }
+    subprocess.run(
+        [sys.executable, "-m", "atrium.kernel.cli", "demo"],
+        env=env,
+        check=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+    port = free_port()
+    proc = subprocess.Popen(uvicorn_cmd("atrium.kernel.asgi:app", port), env=env, cwd=ROOT)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/api/openapi.json")
+        yield Server(f"http://127.0.0.1:{port}", env, proc)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(var, ignore_errors=True)
+
+
+@contextmanager
+def bare_server() -> Iterator[Server]:
+    folder = Path(tempfile.mkdtemp(prefix="atrium-bare-"))
+    (folder / "bare_app.py").write_text(BARE_APP)
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    proc = subprocess.Popen(uvicorn_cmd("bare_app:app", port), env=env, cwd=folder)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/bare")
+        yield Server(f"http://127.0.0.1:{port}", env, proc)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass
+class Load:
+    rps: float
+    p50_ms: float
+    p99_ms: float
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _ms(text: str) -> float:
+    m = re.match(r"([\d.]+)(us|ms|s)", text)
+    assert m, text
+    return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+def wrk(
+    url: str,
+    headers: dict[str, str] | None = None,
+    connections: int = 64,
+    seconds: int = 10,
+    threads: int = 1,
+) -> Load:
+    """Load a URL with wrk (Debian's package) and read requests per second and latency percentiles."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("the benchmarks need wrk: apt-get install -y wrk")
+    cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for k, v in (headers or {}).items():
+        cmd += ["-H", f"{k}: {v}"]
+    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    if "Non-2xx" in out or "Socket errors" in out:
+        print(out)
+    return Load(rps, p50, p99)

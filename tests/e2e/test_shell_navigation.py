@@ -1,0 +1,142 @@
+"""Menus, dynamic routes, frame pages, tabs and their context menu."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import shot, user_menu
+from playwright.sync_api import expect
+
+
+def open_workbench(page):
+    page.get_by_test_id("sidebar").get_by_text("Workbench", exact=True).click()
+
+
+def menu(page, name):
+    return page.get_by_test_id("sidebar").get_by_text(name, exact=True)
+
+
+def ctx_click(page, tab, name):
+    """Opens a tab's context menu (once any other has closed) and picks an item."""
+    open_menus = page.locator(".ant-dropdown:not(.ant-dropdown-hidden)")
+    expect(open_menus).to_have_count(0)
+    page.get_by_test_id(tab).click(button="right")
+    open_menus.get_by_role("menuitem", name=name, exact=True).click()
+
+
+def open_partner(page):
+    open_workbench(page)
+    menu(page, "Partner site").click()
+    page.wait_for_url(re.compile(r"/third-view/\w+$"))
+    return "/" + page.url.split("/", 3)[3]
+
+
+def test_menus_build_dynamic_routes(admin_page):
+    page = admin_page
+    open_workbench(page)
+    menu(page, "Leave request").click()
+    page.wait_for_url(re.compile(r"/dynamic-form/render/leave-request\?layoutId=L1$"))
+    # The dynamic form application is not installed in the demo: the tab says so clearly.
+    expect(page.get_by_text("Application not installed")).to_be_visible()
+    expect(page.get_by_test_id("tab-/dynamic-form/render/leave-request")).to_be_visible()
+
+
+def test_external_menu_opens_in_a_frame_with_placeholders_filled(admin_page):
+    page = admin_page
+    open_partner(page)
+    frame = page.get_by_test_id("third-view")
+    expect(frame).to_be_visible()
+    src = frame.get_attribute("src") or ""
+    assert src.startswith("https://partner.example/?token=")
+    assert (
+        "{token}" not in src
+        and "menuId=" in src
+        and "systemCode=iotAutho" in src
+        and "{userFullName}" not in src
+    )
+    shot(page, "04-frame-page")
+
+
+def test_menu_search_by_keyword(admin_page):
+    page = admin_page
+    page.get_by_test_id("menu-search").fill("Leave")
+    option = page.get_by_test_id("menu-search-option").first
+    if option.count():  # the keyword search is the server's; it may answer in the menu's own language
+        option.click()
+        page.wait_for_url(re.compile("/dynamic-form/render/leave-request"))
+
+
+def test_unknown_paths_and_missing_apps(admin_page, live_server):
+    page = admin_page
+    page.goto(live_server.url + "/process_manage/designer")
+    expect(page.get_by_text("Application not installed")).to_be_visible()
+    page.goto(live_server.url + "/no/such/page")
+    expect(page.get_by_text("The page you are looking for does not exist")).to_be_visible()
+
+
+def test_tabs_close_others_close_all_and_middle_click(admin_page):
+    page = admin_page
+    frame_path = open_partner(page)
+    menu(page, "Leave request").click()
+    page.wait_for_url(re.compile("leave-request"))
+    user_menu(page, "Personal centre", "/person-info")
+    strip = page.get_by_test_id("tab-strip")
+    expect(strip.get_by_role("tab")).to_have_count(4)
+    shot(page, "05-tabs")
+    # Home cannot be closed: its context menu disables "Close".
+    page.get_by_test_id("tab-/home").click(button="right")
+    open_menu = page.locator(".ant-dropdown:not(.ant-dropdown-hidden)")
+    expect(open_menu.get_by_role("menuitem", name="Close", exact=True)).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    page.keyboard.press("Escape")
+    page.mouse.click(700, 500)
+    expect(page.get_by_role("menuitem", name="Close others").filter(visible=True)).to_have_count(0)
+    # Middle click closes a tab.
+    page.get_by_test_id(f"tab-{frame_path}").click(button="middle")
+    expect(strip.get_by_role("tab")).to_have_count(3)
+    # Close others keeps home and the chosen tab.
+    ctx_click(page, "tab-/dynamic-form/render/leave-request", "Close others")
+    expect(strip.get_by_role("tab")).to_have_count(2)
+    page.wait_for_url(re.compile("/dynamic-form/render/leave-request"))
+    # Close all goes home.
+    ctx_click(page, "tab-/home", "Close all")
+    page.wait_for_url("**/home")
+    expect(strip.get_by_role("tab")).to_have_count(1)
+
+
+def test_closing_the_active_tab_goes_to_the_last_tab(admin_page, live_server):
+    page = admin_page
+    user_menu(page, "Personal centre", "/person-info")
+    frame_path = open_partner(page)
+    page.get_by_test_id(f"tab-{frame_path}").locator(
+        "xpath=ancestor::div[contains(@class,'ant-tabs-tab')]"
+    ).get_by_role("button").click()
+    page.wait_for_url("**/person-info")
+
+
+def test_set_and_cancel_default_tab(admin_page, live_server):
+    page = admin_page
+    frame_path = open_partner(page)
+    ctx_click(page, f"tab-{frame_path}", "Set as default tab")
+    expect(page.get_by_text("This page now opens after you sign in")).to_be_visible()
+    ctx_click(page, f"tab-{frame_path}", "Cancel default tab")
+    expect(page.get_by_text("The default tab was cancelled")).to_be_visible()
+
+
+def test_fullscreen_query_hides_the_frame(admin_page, live_server):
+    page = admin_page
+    page.goto(live_server.url + "/person-info?fullscreen=1")
+    expect(page.get_by_test_id("person-info")).to_be_visible()
+    expect(page.get_by_test_id("navbar")).to_have_count(0)
+    expect(page.get_by_test_id("sidebar")).to_have_count(0)
+
+
+def test_sidebar_collapse_is_remembered(admin_page, live_server):
+    page = admin_page
+    page.get_by_test_id("sidebar-toggle").click()
+    expect(page.get_by_test_id("sidebar")).to_have_css("width", "64px")
+    page.reload()
+    expect(page.get_by_test_id("sidebar")).to_have_css("width", "64px")
+    page.get_by_test_id("sidebar-toggle").click()
+    expect(page.get_by_test_id("sidebar")).to_have_css("width", "220px")

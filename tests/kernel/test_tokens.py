@@ -1,0 +1,172 @@
+"""Tokens: opaque and long, refused when forged, expired or revoked; renewal, rotation and revocation."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+
+from atrium.sdk.testing import AtriumClient
+from tests.kernel.conftest import ACME, GLOBEX
+
+ME = "/api/base/base-user/get-login-user"
+NOT_LOGGED_IN = {"code": -1, "msg": "Login expired, please log in again", "data": None}
+
+
+def bare(c: AtriumClient, access: str, refresh: str | None = None) -> AtriumClient:
+    """A client holding exactly the given tokens."""
+    other = AtriumClient(c.http)
+    other.headers["authorization"] = access
+    if refresh is not None:
+        other.headers["refreshAuthorization"] = refresh
+    return other
+
+
+def test_tokens_are_opaque_and_long(client):
+    seen = set()
+    for _ in range(2):
+        data = client.signed_in("alice").profile
+        for token in (data["authorization"], data["refresh-authorization"]):
+            raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+            assert len(raw) * 8 >= 128
+            assert token.count(".") == 0  # not a JWT: nothing readable inside
+            seen.add(token)
+    assert len(seen) == 4
+
+
+def test_missing_forged_and_malformed_tokens_are_not_logged_in(client, make_client):
+    assert client.get(ME) == NOT_LOGGED_IN
+    assert bare(client, secrets.token_urlsafe(32)).get(ME) == NOT_LOGGED_IN
+    assert bare(client, "x" * 5000).get(ME) == NOT_LOGGED_IN
+    assert bare(client, "Bearer ").get(ME) == NOT_LOGGED_IN
+    zh = make_client("zh-cn").get(ME)
+    assert zh == {"code": -1, "msg": "登录已过期，请重新登录", "data": None}
+
+
+def test_bearer_prefix_is_accepted(user_client):
+    token = user_client.headers["authorization"]
+    assert bare(user_client, f"Bearer {token}").ok("GET", ME)["account"] == "alice"
+
+
+def test_expired_access_token_without_refresh_is_refused(person, expire_access):
+    p = person()
+    access = p.client.headers["authorization"]
+    expire_access(access)
+    assert bare(p.client, access).get(ME) == NOT_LOGGED_IN
+
+
+def test_expired_access_token_is_renewed_with_the_refresh_token(person, expire_access):
+    p = person()
+    old_access, old_refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
+    expire_access(old_access)
+    c = bare(p.client, old_access, old_refresh)
+    me = c.get(ME)
+    assert me["code"] == 800 and me["data"]["userId"] == p.user_id
+    new_access, new_refresh = c.last.headers["authorization"], c.last.headers["refresh-authorization"]
+    assert new_access not in (old_access, "") and new_refresh not in (old_refresh, "")
+    assert "authorization" in c.last.headers.get("access-control-expose-headers", "")
+    # the new pair works on its own
+    assert bare(c, new_access).ok("GET", ME)["userId"] == p.user_id
+    # the old refresh token was spent: presenting it again is refused and ends the whole family
+    replay = bare(c, old_access, old_refresh).get(ME)
+    assert replay == NOT_LOGGED_IN
+    assert bare(c, new_access, new_refresh).get(ME) == NOT_LOGGED_IN
+
+
+def test_refresh_token_endpoint_is_single_use(person):
+    p = person()
+    refresh = p.client.headers["refreshAuthorization"]
+    first = p.client.post("/api/base/base-user/refresh-token", json={"refreshToken": refresh})
+    assert first["code"] == 800
+    pair = first["data"]
+    assert p.client.last.headers["authorization"] == pair["authorization"]
+    assert bare(p.client, pair["authorization"]).ok("GET", ME)["userId"] == p.user_id
+    second = p.client.post("/api/base/base-user/refresh-token", json={"params": {"refreshToken": refresh}})
+    assert second == NOT_LOGGED_IN
+    # reuse revoked the family, including the pair the first refresh gave
+    assert bare(p.client, pair["authorization"]).get(ME) == NOT_LOGGED_IN
+    assert (
+        p.client.post(
+            "/api/base/base-user/refresh-token", json={"refreshToken": pair["refresh-authorization"]}
+        )
+        == NOT_LOGGED_IN
+    )
+
+
+def test_refresh_replaces_the_old_access_token(person):
+    p = person()
+    old_access, refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
+    assert p.client.post("/api/base/base-user/refresh-token", json={"refreshToken": refresh})["code"] == 800
+    assert bare(p.client, old_access).get(ME) == NOT_LOGGED_IN
+
+
+def test_refresh_token_messages(client):
+    assert client.post("/api/base/base-user/refresh-token", json={"refreshToken": "nope"}) == NOT_LOGGED_IN
+    missing = client.post("/api/base/base-user/refresh-token", json={})
+    assert missing == {"code": 400, "msg": "refreshToken: required", "data": None}
+
+
+def test_an_access_token_is_not_a_refresh_token(person):
+    p = person()
+    access = p.client.headers["authorization"]
+    assert p.client.post("/api/base/base-user/refresh-token", json={"refreshToken": access}) == NOT_LOGGED_IN
+    # and a refresh token does not open the API as an access token
+    assert bare(p.client, p.client.headers["refreshAuthorization"]).get(ME) == NOT_LOGGED_IN
+
+
+def test_logout_revokes(person):
+    p = person()
+    access, refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
+    other = AtriumClient(p.client.http).signed_in(p.account, p.password)
+    assert p.client.ok("GET", "/api/base/base-user/logout") is None
+    assert bare(p.client, access).get(ME) == NOT_LOGGED_IN
+    assert bare(p.client, access, refresh).get(ME) == NOT_LOGGED_IN
+    # another session of the same user stays signed in
+    assert other.ok("GET", ME)["userId"] == p.user_id
+
+
+def test_password_change_revokes_every_session(person):
+    p = person()
+    second = AtriumClient(p.client.http).signed_in(p.account, p.password)
+    b = base64.b64encode
+    body = {
+        "oldMagic": b(p.password.encode()).decode(),
+        "magic": b(b"NewPass123").decode(),
+        "confirmMagic": b(b"NewPass123").decode(),
+    }
+    assert p.client.post("/api/base/base-user/update-pwd", json={"params": body})["code"] == 800
+    assert p.client.get(ME) == NOT_LOGGED_IN
+    assert second.get(ME) == NOT_LOGGED_IN
+
+
+def test_tenant_switch_issues_new_tokens_and_revokes_the_old(client, user_factory, kernel):
+    from atrium.kernel import admin
+    from atrium.sdk.context import unscoped
+
+    account, password, uid = user_factory(ACME)
+    with unscoped(), kernel.db():
+        admin.add_membership(uid, GLOBEX)
+    c = client.signed_in(account, password)
+    old_access, old_refresh = c.headers["authorization"], c.headers["refreshAuthorization"]
+    data = c.ok("POST", f"/api/base/base-user/change-tenant?tenantId={GLOBEX}&systemCode=iotAutho")
+    assert data["tenantId"] == GLOBEX and data["parentTenantId"] is None
+    assert data["authorization"] not in (old_access, "") and data["refresh-authorization"]
+    assert c.last.headers["authorization"] == data["authorization"]
+    assert bare(c, old_access, old_refresh).get(ME) == NOT_LOGGED_IN
+    me = bare(c, data["authorization"]).ok("GET", ME)
+    assert me["tenantId"] == GLOBEX and me["tenantName"] == "Globex"
+    back = bare(c, data["authorization"]).ok("POST", f"/api/base/base-user/change-tenant?tenantId={ACME}")
+    assert bare(c, back["authorization"]).ok("GET", ME)["tenantId"] == ACME
+
+
+def test_disabling_a_user_revokes_their_sessions(admin_client, person, client):
+    p = person()
+    assert p.client.ok("GET", ME)["userId"] == p.user_id
+    admin_client.ok("POST", "/api/base/admin/users/state", json={"userId": p.user_id, "enabled": False})
+    assert p.client.get(ME) == NOT_LOGGED_IN
+    assert client.login(p.account, p.password) == {
+        "code": 1001,
+        "msg": "Account or password is wrong",
+        "data": None,
+    }
+    admin_client.ok("POST", "/api/base/admin/users/state", json={"userId": p.user_id, "enabled": True})
+    assert client.login(p.account, p.password)["code"] == 800

@@ -1,0 +1,231 @@
+"""Extract mode: Parquet copies queried with DuckDB, sync now, scheduled syncs, versions and the cache."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from atrium.plugins.reports import demo, extract
+from atrium.sdk.context import unscoped
+from tests.reports import reference as ref
+from tests.reports.conftest import calc
+
+
+def extract_view(acme, kind="bar", **axes):
+    return {"tableId": acme.extract_id, "panelId": acme.overview, "type": kind, "render": "echarts", **axes}
+
+
+@pytest.fixture
+def synced(acme, admin_client):
+    status = admin_client.ok("POST", f"/api/dyreport/dataset/sync/{acme.extract_id}")
+    assert status["status"] == "ok" and status["ready"] is True and status["lastSyncTime"]
+    return status
+
+
+def test_not_synced_yet_is_a_clear_message(admin_client, acme, tmp_path):
+    path = tmp_path / "e.db"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE t (a TEXT, b INTEGER)")
+    con.execute("INSERT INTO t VALUES ('x', 1)")
+    con.commit()
+    con.close()
+    src = admin_client.ok(
+        "POST", "/api/dyreport/datasource/save", json={"name": "e", "url": f"sqlite:///{path}"}
+    )
+    ds = admin_client.ok(
+        "POST",
+        "/api/dyreport/dataset/save",
+        json={"name": "e", "datasourceId": src["id"], "tableName": "t", "mode": "extract"},
+    )
+    assert ds["sync"]["status"] == "never" and ds["sync"]["ready"] is False
+    body = admin_client.post(
+        "/api/dyreport/chart/view/calcData/e",
+        json={
+            "view": {
+                "tableId": ds["id"],
+                "panelId": acme.overview,
+                "type": "text",
+                "render": "echarts",
+                "yaxis": [{"id": "count", "summary": "count"}],
+            }
+        },
+    )
+    assert body["code"] == 409 and "not been synchronised" in body["msg"]
+
+
+def test_extract_answers_match_the_rows(acme, admin_client, sales, synced):
+    f = acme.extract_fields
+    assert synced["rows"] == len(sales)
+    answer = calc(
+        admin_client,
+        extract_view(
+            acme,
+            "table-normal",
+            xaxis=[{"id": f["region"]}, {"id": f["order_date"], "dateStyle": "y_Q"}],
+            yaxis=[
+                {"id": f["amount"], "summary": "sum"},
+                {"id": f["quantity"], "summary": "avg"},
+                {"id": f["product"], "summary": "count_distinct"},
+            ],
+        ),
+        filter=[
+            {"fieldId": f["order_date"], "operator": "between", "value": ["2024-01-01", "2024-06-30"]},
+            {"fieldId": f["channel"], "operator": "in", "value": ["线上", "分销"]},
+            {"fieldId": f["product"], "operator": "like", "value": ["机"]},
+        ],
+    )
+
+    def where(r: dict) -> bool:
+        return (
+            datetime(2024, 1, 1) <= r["order_date"] < datetime(2024, 7, 1)
+            and r["channel"] in ("线上", "分销")
+            and "机" in r["product"]
+        )
+
+    sums = ref.group(sales, lambda r: (r["region"], ref.quarter(r)), "amount", "sum", where)
+    avgs = ref.group(sales, lambda r: (r["region"], ref.quarter(r)), "quantity", "avg", where)
+    distinct = ref.group(sales, lambda r: (r["region"], ref.quarter(r)), "product", "count_distinct", where)
+    keys = [fl["key"] for fl in answer["data"]["fields"]]
+    rows = answer["data"]["tableRow"]
+    assert len(rows) == len(sums)
+    for r in rows:
+        k = (r[keys[0]], r[keys[1]])
+        assert r[keys[2]] == pytest.approx(sums[k]) and r[keys[3]] == pytest.approx(avgs[k])
+        assert r[keys[4]] == distinct[k]
+
+
+def test_extract_equals_direct_for_demo_views(acme, admin_client, synced):
+    v = acme.view("表格与文本", "抽取模式：大区销售额")
+    direct = calc(
+        admin_client,
+        {
+            **extract_view(acme, xaxis=v["xaxis"], yaxis=v["yaxis"]),
+            "tableId": acme.dataset_id,
+            "xaxis": [{"id": acme.fields["region"]}],
+            "yaxis": [{"id": acme.fields["amount"], "summary": "sum"}],
+        },
+    )
+    answer = admin_client.ok("POST", f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}", json={})
+    assert answer["data"]["x"] == direct["data"]["x"]
+    for a, b in zip(answer["data"]["series"][0]["data"], direct["data"]["series"][0]["data"], strict=True):
+        assert a["value"] == pytest.approx(b["value"])
+    values = admin_client.ok(
+        "POST",
+        "/api/dyreport/dataset/field/multFieldValues",
+        json={"fieldIds": [acme.extract_fields["channel"]]},
+    )
+    assert values == sorted(["线上", "门店", "分销"])
+
+
+def test_a_sync_swaps_in_a_new_version(acme, admin_client, kernel, synced):
+    v = acme.view("表格与文本", "抽取模式：大区销售额")
+    before = admin_client.ok("POST", f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}", json={})
+    with unscoped(), kernel.db() as db:
+        ds_row = db.execute(
+            sa.text("SELECT extract_file, version, tenant_id FROM rpt_dataset WHERE id = :i"),
+            {"i": acme.extract_id},
+        ).one()
+    folder = Path(kernel.settings.var_dir) / "reports" / "extracts" / str(ds_row.tenant_id) / acme.extract_id
+    old_file = folder / ds_row.extract_file
+    assert old_file.exists()
+    table = demo.table_name(1001)
+    with kernel.engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                f"INSERT INTO {table} (id, order_date, region, province, city, category, product, "
+                "channel, quantity, amount, profit, lat, lng) VALUES (999999, :d, '华东', '上海', '上海', "
+                "'技术', '手机', '线上', 1, 1000000, 1, 31.2, 121.4)"
+            ),
+            {"d": datetime(2024, 1, 1)},
+        )
+    try:
+        cached = admin_client.ok(
+            "POST", f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}", json={}
+        )
+        assert cached["data"] == before["data"]
+        status = admin_client.ok("POST", f"/api/dyreport/dataset/sync/{acme.extract_id}")
+        assert status["rows"] == 20_001
+        after = admin_client.ok("POST", f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}", json={})
+        east = after["data"]["x"].index("华东")
+        assert after["data"]["series"][0]["data"][east]["value"] == pytest.approx(
+            before["data"]["series"][0]["data"][east]["value"] + 1_000_000
+        )
+        files = sorted(p.name for p in folder.glob("v*.parquet"))
+        assert old_file.name in files and len(files) == 2
+    finally:
+        with kernel.engine.begin() as conn:
+            conn.execute(sa.text(f"DELETE FROM {table} WHERE id = 999999"))
+        admin_client.ok("POST", f"/api/dyreport/dataset/sync/{acme.extract_id}")
+
+
+def test_scheduled_sync_and_visible_errors(admin_client, acme, kernel, tmp_path):
+    path = tmp_path / "s.db"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE t (a TEXT, b REAL, c TEXT)")
+    con.executemany(
+        "INSERT INTO t VALUES (?, ?, ?)",
+        [(f"g{i % 4}", i * 0.5, f"2024-03-0{1 + i % 9}") for i in range(100)],
+    )
+    con.commit()
+    con.close()
+    src = admin_client.ok(
+        "POST", "/api/dyreport/datasource/save", json={"name": "s", "url": f"sqlite:///{path}"}
+    )
+    ds = admin_client.ok(
+        "POST",
+        "/api/dyreport/dataset/save",
+        json={"name": "s", "datasourceId": src["id"], "tableName": "t", "mode": "extract", "syncInterval": 5},
+    )
+    with kernel.db():
+        extract.run_due()
+    status = admin_client.ok("GET", f"/api/dyreport/dataset/syncStatus/{ds['id']}")
+    assert status["status"] == "ok" and status["rows"] == 100
+    f = {x["originName"]: x["id"] for x in ds["fields"]}
+    answer = calc(
+        admin_client,
+        {
+            "tableId": ds["id"],
+            "panelId": acme.overview,
+            "type": "bar",
+            "render": "echarts",
+            "xaxis": [{"id": f["a"]}],
+            "yaxis": [{"id": f["b"], "summary": "sum"}],
+        },
+        filter=[{"fieldId": f["c"], "operator": "ge", "value": ["2024-03-05"]}],
+    )
+    expected: dict[str, float] = {}
+    for i in range(100):
+        if 1 + i % 9 >= 5:
+            expected[f"g{i % 4}"] = expected.get(f"g{i % 4}", 0) + i * 0.5
+    got = {
+        x: p["value"] for x, p in zip(answer["data"]["x"], answer["data"]["series"][0]["data"], strict=True)
+    }
+    assert got == pytest.approx(expected)
+    con = sqlite3.connect(path)
+    con.execute("ALTER TABLE t RENAME TO gone")
+    con.commit()
+    con.close()
+    failed = admin_client.post(f"/api/dyreport/dataset/sync/{ds['id']}")
+    assert failed["code"] == 502
+    status = admin_client.ok("GET", f"/api/dyreport/dataset/syncStatus/{ds['id']}")
+    assert status["status"] == "error" and status["error"] and status["ready"] is True
+    still = calc(
+        admin_client,
+        {
+            "tableId": ds["id"],
+            "panelId": acme.overview,
+            "type": "text",
+            "render": "echarts",
+            "yaxis": [{"id": "count", "summary": "count"}],
+        },
+    )
+    assert still["data"]["series"][0]["data"][0]["value"] == 100
+
+
+def test_sync_needs_extract_mode(acme, admin_client):
+    body = admin_client.post(f"/api/dyreport/dataset/sync/{acme.dataset_id}")
+    assert body["code"] == 400

@@ -1,0 +1,223 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { App, Drawer } from 'antd';
+import {
+  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, openTab, permissions, setPageContext, tabKey,
+  useT, type ShellApi, type TabView,
+} from '@atrium/sdk';
+import { loadMenus } from '../api';
+import { findMenu } from '../menus';
+import { store, useStore } from '../store';
+import { Navbar, NavTools } from './Navbar';
+import { Sidebar } from './Sidebar';
+import { TabStrip } from './TabStrip';
+import { locationOf, resolveContent, TabLocation } from './content';
+import { menuTitle, tabTitle } from './titles';
+import { useDevice } from './useDevice';
+
+// Dialogs, drawers and the side toolbar are downloaded the first time they are needed.
+const SideToolbar = lazy(() => import(/* webpackChunkName: "toolbar" */ './SideToolbar').then((m) => ({ default: m.SideToolbar })));
+const PasswordModal = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/PasswordModal').then((m) => ({ default: m.PasswordModal })));
+const ThemeDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/ThemeDrawer').then((m) => ({ default: m.ThemeDrawer })));
+const FeedbackDialog = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/FeedbackDialog').then((m) => ({ default: m.FeedbackDialog })));
+const DefaultSystemDialog = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/DefaultSystemDialog').then((m) => ({ default: m.DefaultSystemDialog })));
+const HelpDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.HelpDrawer })));
+const ChatPanel = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.ChatPanel })));
+import { useSlot, SlotOutlet } from '../plugins/Slots';
+import { isWorkChatBrowser } from '../sso';
+
+const HOME_TAB: TabView = { key: HOME_PATH, path: HOME_PATH, fullPath: HOME_PATH, title: 'home', affix: true };
+
+function isFullscreenQuery(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return params.has('fullscreen') && params.get('fullscreen') !== 'false' && params.get('fullscreen') !== '0';
+}
+
+function useBrowserCheck() {
+  const t = useT();
+  const { notification } = App.useApp();
+  useEffect(() => {
+    const ua = navigator.userAgent;
+    if (isWorkChatBrowser(ua)) return;
+    if (!/Chrome|Chromium|Firefox|Edg\//.test(ua)) {
+      notification.warning({ message: t('error.browserTitle'), description: t('error.browser'), duration: 8 });
+    }
+  }, [notification, t]);
+}
+
+export function MainLayout() {
+  const t = useT();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { locale } = t;
+  const index = useStore((s) => s.index);
+  const manifest = useStore((s) => s.manifest);
+  const tabs = useStore((s) => s.tabs);
+  const device = useStore((s) => s.device);
+  const sidebarOpened = useStore((s) => s.sidebarOpened);
+  const fullscreenFlag = useStore((s) => s.fullscreen);
+  const theme = useStore((s) => s.theme);
+  const chatOpen = useStore((s) => s.chatOpen);
+  const defaultMenu = useStore((s) => s.defaultMenu);
+  const passwordDialog = useStore((s) => s.passwordDialog);
+  const changePasswordOpen = useStore((s) => s.changePasswordOpen);
+  const themeDrawer = useStore((s) => s.themeDrawer);
+  const feedbackOpen = useStore((s) => s.feedbackOpen);
+  const defaultSystemOpen = useStore((s) => s.defaultSystemOpen);
+  const helpOpen = useStore((s) => s.helpOpen);
+  const overlays = useSlot(manifest, 'overlay');
+  useDevice();
+  useBrowserCheck();
+
+  const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || !!(window as any).ATRIUM_FULLSCREEN;
+  const menu = findMenu(index, location.pathname);
+  const isMultiTag = new URLSearchParams(location.search).get('isMultiTag') === 'true';
+  const activeKey = tabKey(location.pathname, location.pathname + location.search, isMultiTag);
+
+  // Fullscreen is switched off on route change.
+  const lastPath = useRef(location.pathname);
+  useEffect(() => {
+    if (lastPath.current !== location.pathname && store.get().fullscreen) store.set({ fullscreen: false });
+    lastPath.current = location.pathname;
+  }, [location.pathname]);
+
+  // The default page, once after the menus load.
+  const openedDefault = useRef(false);
+  useEffect(() => {
+    if (openedDefault.current) return;
+    openedDefault.current = true;
+    if (location.pathname === HOME_PATH && defaultMenu?.routePath && defaultMenu.routePath !== HOME_PATH) {
+      navigate(defaultMenu.routePath.startsWith('/') ? defaultMenu.routePath : `/${defaultMenu.routePath}`);
+    }
+  }, [defaultMenu, location.pathname, navigate]);
+
+  // Tabs: opened on route change; home always present.
+  useEffect(() => {
+    const fullPath = location.pathname + location.search;
+    const noCache = location.pathname.startsWith('/dynamic-form/render/') || menu?.isCache === 0 || menu?.isCache === false;
+    const title = menu ? menuTitle(menu, 'zh-cn') : location.pathname;
+    const tab: TabView = {
+      key: activeKey,
+      path: location.pathname,
+      fullPath,
+      title,
+      enTitle: menu ? menuTitle(menu, 'en-us') : undefined,
+      menuId: menu?.menuId,
+      noCache,
+      isMultiTag,
+      affix: location.pathname === HOME_PATH,
+    };
+    store.set((s) => {
+      let next = s.tabs.some((x) => x.key === HOME_PATH) ? s.tabs : [HOME_TAB, ...s.tabs];
+      next = openTab(next, tab);
+      return { tabs: next };
+    });
+    setPageContext({
+      menuId: menu?.menuId,
+      requestMenuUrl: menu?.menuUrl || location.pathname,
+      pageName: menu ? menuTitle(menu, 'zh-cn') : undefined,
+      pageEnName: menu ? menuTitle(menu, 'en-us') : undefined,
+    });
+    void permissions.activate(menu?.menuId);
+    bus.emit('route:changed', { path: location.pathname, fullPath, menuId: menu?.menuId });
+  }, [location.pathname, location.search, activeKey, isMultiTag, menu]);
+
+  const closeTab = useCallback(
+    (key: string) => {
+      const result = closeTabLogic(store.get().tabs, key, activeKey);
+      if (result.refused) return;
+      store.set({ tabs: result.tabs });
+      bus.emit('tab:closed', key);
+      if (result.navigateTo) navigate(result.navigateTo);
+    },
+    [activeKey, navigate],
+  );
+
+  const shell = useMemo<ShellApi>(
+    () => ({
+      navigate: (to) => navigate(to),
+      openPage: (to) => navigate(to),
+      closeCurrentTab: () => closeTab(activeKey),
+      refreshMenus: loadMenus,
+      menus: index?.tree || [],
+      manifest,
+      currentMenu: menu,
+      themeColor: store.get().flags.configuredColor || theme.themeColor,
+      dark: theme.style === 'dark',
+    }),
+    [navigate, closeTab, activeKey, index, manifest, menu, theme],
+  );
+
+  const mobile = device === 'mobile';
+  const compact = theme.layout === 'compact';
+  const activeTitle = tabTitle({ path: location.pathname, title: location.pathname, menuId: menu?.menuId }, index, t, locale);
+
+  const panes = tabs.length ? tabs : [HOME_TAB];
+  const activeLocation = useMemo(() => locationOf(location.pathname + location.search, activeKey), [location.pathname, location.search, activeKey]);
+
+  return (
+    <ShellContext.Provider value={shell}>
+      <div className={`at-shell${theme.style === 'dark' ? ' at-dark' : ''}`} data-device={device} data-layout={theme.layout}>
+        {!fullscreen && <Navbar activeTitle={activeTitle} />}
+        <div className="at-body">
+          {!fullscreen && !mobile && <Sidebar />}
+          {!fullscreen && mobile && (
+            <Drawer
+              placement="left"
+              open={sidebarOpened}
+              onClose={() => store.set({ sidebarOpened: false })}
+              size={260}
+              styles={{ body: { padding: 0 } }}
+              closable={false}
+            >
+              <Sidebar inDrawer />
+            </Drawer>
+          )}
+          <div className="at-main" style={chatOpen && !mobile ? { flex: '0 0 75%' } : undefined}>
+            {!fullscreen && <TabStrip activeKey={activeKey} closeTab={closeTab} />}
+            <div className={`at-content${fullscreen ? ' fullscreen' : ''}`} data-testid="main-content" id="at-main-area">
+              {panes.map((tab) => {
+                const active = tab.key === activeKey;
+                if (!active && tab.noCache) return null;
+                return (
+                  <div key={tab.key} className="at-tab-pane" hidden={!active} data-tab={tab.key}>
+                    <TabLocation location={active ? activeLocation : locationOf(tab.fullPath, tab.key)}>
+                      {resolveContent(tab.path, manifest, index)}
+                    </TabLocation>
+                  </div>
+                );
+              })}
+              {!panes.some((x) => x.key === activeKey) && (
+                <div className="at-tab-pane">
+                  <TabLocation location={activeLocation}>{resolveContent(location.pathname, manifest, index)}</TabLocation>
+                </div>
+              )}
+            </div>
+          </div>
+          {chatOpen && <Suspense fallback={null}><ChatPanel mobile={mobile} /></Suspense>}
+          {compact && !mobile && !fullscreen && (
+            <div className="at-rightbar" data-testid="right-toolbar">
+              <NavTools vertical />
+            </div>
+          )}
+        </div>
+        {/* Its own boundary, mounted with it: a route change is a transition, and a lazy part first shown
+            inside an already visible boundary would hold the new page back (and lose its tab) until it loads. */}
+        {!fullscreen && location.pathname !== HOME_PATH && (
+          <Suspense fallback={null}>
+            <SideToolbar activeTitle={activeTitle} />
+          </Suspense>
+        )}
+        <Suspense fallback={null}>
+          {(passwordDialog || changePasswordOpen) && <PasswordModal />}
+          {themeDrawer && <ThemeDrawer />}
+          {feedbackOpen && <FeedbackDialog activeTitle={activeTitle} />}
+          {defaultSystemOpen && <DefaultSystemDialog />}
+          {helpOpen && <HelpDrawer pageTitle={activeTitle} />}
+        </Suspense>
+        <SlotOutlet items={overlays} />
+      </div>
+    </ShellContext.Provider>
+  );
+}
+

@@ -1,0 +1,45 @@
+import { useNavigate } from 'react-router';
+import { Button, Result } from 'antd';
+import { AppstoreAddIcon } from '../icons';
+import { useT } from '@atrium/sdk';
+
+function Page({ standalone, children }: { standalone?: boolean; children: React.ReactNode }) {
+  return <div className={standalone ? 'at-center' : 'at-page at-center'} style={standalone ? { height: '100vh' } : undefined}>{children}</div>;
+}
+
+export function NotFound({ standalone }: { standalone?: boolean }) {
+  const t = useT();
+  const navigate = useNavigate();
+  return (
+    <Page standalone={standalone}>
+      <Result status="404" title="404" subTitle={t('error.pageNotFound')} extra={<Button type="primary" onClick={() => navigate('/home')}>{t('common.backHome')}</Button>} />
+    </Page>
+  );
+}
+
+/** 'The webmaster says you cannot access this page' with a back-to-home button. */
+export function NoPermission() {
+  const t = useT();
+  const navigate = useNavigate();
+  return (
+    <Page>
+      <Result status="403" title={t('error.noPermissionTitle')} subTitle={t('error.webmaster')} extra={<Button type="primary" onClick={() => navigate('/home')}>{t('common.backHome')}</Button>} />
+    </Page>
+  );
+}
+
+/** A prefix whose application is not installed or not enabled for this tenant. */
+export function NotInstalled({ app }: { app?: string }) {
+  const t = useT();
+  const navigate = useNavigate();
+  return (
+    <Page>
+      <Result
+        icon={<AppstoreAddIcon style={{ color: 'var(--at-primary)' }} />}
+        title={t('plugin.notInstalledTitle')}
+        subTitle={t('plugin.notInstalledText', { app: app ? t(`apps.${app}`, { defaultValue: app }) : '' })}
+        extra={<Button type="primary" onClick={() => navigate('/home')}>{t('common.backHome')}</Button>}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,326 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { App, Button, Checkbox, Dropdown, Form, Input, Tabs, Typography } from 'antd';
+import { GlobalIcon, LockIcon, MailIcon, MobileIcon, SafetyIcon, UserIcon } from '../icons';
+import { LOCALES, RequestError, local, request, resetNotLoggedIn, session, useT, type Locale } from '@atrium/sdk';
+import { fetchSetting } from '../api';
+import { encryptPassword } from '../crypto';
+import { changeLanguage, LANGUAGE_NAMES } from '../i18n';
+import { loadAntdLocale } from '../locale';
+import { store, useStore, type PasswordInfo } from '../store';
+import { Logo } from '../components/Logo';
+import { loadLayout } from '../layout/load';
+import { OtherLoginMode, QrLoginMode, isWorkChatBrowser, whereFrom, type Where } from '../sso';
+
+type Mode = 'account' | 'phone' | 'email' | 'qr' | 'other';
+type SsoModes = { qr: boolean; other: boolean };
+
+/** Which single sign-on tabs the tenant's sign-in page offers (providers with a QR or redirect mode). */
+function useSsoModes(where: Where): SsoModes {
+  const [modes, setModes] = useState<SsoModes>({ qr: false, other: false });
+  const key = `${where.tenantId ?? ''}|${where.domainName ?? ''}`;
+  useEffect(() => {
+    let live = true;
+    request<{ type: string; modes?: string[] }[]>('base/base-sso-oauth-config/get-login-type', { params: { ...where }, silent: true })
+      .then((list) => {
+        const all = Array.isArray(list) ? list : [];
+        const has = (m: string) => all.some((x) => Array.isArray(x.modes) && x.modes.includes(m));
+        if (live) setModes({ qr: has('qr'), other: has('redirect') });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return modes;
+}
+
+const PHONE_RE = /^1[3-9]\d{9}$/;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function useCountdown(): [number, () => void] {
+  const [left, setLeft] = useState(0);
+  const timer = useRef<ReturnType<typeof setInterval>>(undefined);
+  useEffect(() => () => clearInterval(timer.current), []);
+  const start = () => {
+    setLeft(60);
+    clearInterval(timer.current);
+    timer.current = setInterval(() => {
+      setLeft((v) => {
+        if (v <= 1) clearInterval(timer.current);
+        return v - 1;
+      });
+    }, 1000);
+  };
+  return [left, start];
+}
+
+export function Login() {
+  const t = useT();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const [query] = useSearchParams();
+  const setting = useStore((s) => s.setting);
+  const [mode, setMode] = useState<Mode>('account');
+  const where = whereFrom(query);
+  const ssoModes = useSsoModes(where);
+  const [loading, setLoading] = useState(false);
+  const [captcha, setCaptcha] = useState<{ captchaId: string; image: string } | null>(null);
+  const [left, startCountdown] = useCountdown();
+  const [form] = Form.useForm();
+
+  // In a workplace chat app's browser the person signs in through the app.
+  useEffect(() => {
+    if (isWorkChatBrowser()) navigate(`/third-login${window.location.search}`, { replace: true });
+  }, [navigate]);
+
+  useEffect(() => {
+    // Going to the login page clears tracking and chat flags (spec 4).
+    store.set({ chatOpen: false, helpOpen: false });
+    local.remove('atrium.tracking');
+    const tenantId = query.get('tenantId') || session.profile.tenantId;
+    fetchSetting(session.getSystemCode(), tenantId ?? undefined)
+      .then((s) => {
+        if (!s) return;
+        store.set((st) => ({ setting: s, flags: { ...st.flags, configuredColor: s.themeColor || st.flags.configuredColor } }));
+      })
+      .catch(() => undefined);
+  }, [query]);
+
+  const loadCaptcha = async () => {
+    try {
+      setCaptcha(await request<{ captchaId: string; image: string }>('base/base-user/captcha', { silent: true }));
+      form.setFieldValue('captchaCode', '');
+    } catch {
+      message.error(t('login.captchaFailed'));
+    }
+  };
+
+  const sendCode = async () => {
+    const field = mode === 'phone' ? 'phone' : 'email';
+    try {
+      await form.validateFields([field]);
+    } catch {
+      return;
+    }
+    const value = String(form.getFieldValue(field) || '').trim();
+    try {
+      if (mode === 'phone') await request('base/base-user/pre-captcha', { params: { phone: value } });
+      else await request('base/base-user/pre-email-captcha', { params: { email: value } });
+      message.success(t('login.codeSent'));
+      startCountdown();
+    } catch {
+      /* the request client showed the server's message */
+    }
+  };
+
+  const afterLogin = async (data: Record<string, any>) => {
+    void loadLayout();
+    session.signIn(data);
+    resetNotLoggedIn();
+    store.set({ ready: false });
+    const target = session.takeRedirect() || '/home';
+    let pwd: PasswordInfo | undefined;
+    try {
+      pwd = await request<PasswordInfo>('base/base-user/check-pwd-login', { silent: true });
+    } catch {
+      pwd = undefined;
+    }
+    if (pwd?.pop && pwd.optType === 2) {
+      modal.confirm({
+        title: t('password.expiryTitle'),
+        content: pwd.reason || pwd.pwdTips || t('password.expiryText'),
+        okText: t('password.changeNow'),
+        cancelText: t('password.later'),
+        onOk: () => {
+          navigate(target);
+          setTimeout(() => store.set({ changePasswordOpen: true }), 0);
+        },
+        onCancel: () => {
+          store.set({ passwordDialog: false });
+          navigate(target);
+        },
+      });
+      return;
+    }
+    navigate(target);
+  };
+
+  const submit = async (values: Record<string, string>) => {
+    setLoading(true);
+    try {
+      let body: Record<string, unknown>;
+      if (mode === 'account') {
+        const password = await encryptPassword(values.password.trim());
+        body = { account: values.account.trim(), password };
+        if (captcha) Object.assign(body, { captchaId: captcha.captchaId, captchaCode: (values.captchaCode || '').trim() });
+      } else if (mode === 'phone') {
+        body = { loginType: 'phone', phone: values.phone.trim(), code: values.code.trim() };
+      } else {
+        body = { loginType: 'email', email: values.email.trim(), code: values.code.trim() };
+      }
+      const data = await request<Record<string, any>>('base/base-user/login', { method: 'POST', data: body, silent: true });
+      await afterLogin(data);
+    } catch (err) {
+      const e = err as RequestError;
+      if (e.code === 1002) {
+        await loadCaptcha();
+        message.warning(e.message || t('login.captchaRequired'));
+      } else {
+        if (captcha) void loadCaptcha();
+        message.error(e.message || t('error.system'));
+      }
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const required = (msg: string) => [{ required: true, whitespace: true, message: msg }];
+  const title = setting.systemTitle || setting.systemName || t('app.title');
+
+  const codeField = (
+    <Form.Item name="code" rules={required(t('login.codeEmpty'))}>
+      <Input
+        size="large"
+        prefix={<SafetyIcon />}
+        placeholder={t('login.code')}
+        maxLength={8}
+        autoComplete="one-time-code"
+        suffix={
+          <Button type="link" size="small" disabled={left > 0} onClick={sendCode} style={{ padding: 0 }}>
+            {left > 0 ? t('login.resendIn', { seconds: left }) : t('login.sendCode')}
+          </Button>
+        }
+      />
+    </Form.Item>
+  );
+
+  return (
+    <div className="at-login">
+      <div className="at-login-brand">
+        <span className="at-orb" style={{ width: 420, height: 420, right: -120, top: -140 }} />
+        <span className="at-orb" style={{ width: 260, height: 260, left: -80, bottom: -60 }} />
+        <div style={{ display: 'flex', alignItems: 'center', gap: 12, position: 'relative' }}>
+          <Logo src={setting.systemLogo} size={40} light />
+          <span style={{ fontSize: 20, fontWeight: 600 }}>{title}</span>
+        </div>
+        <div style={{ position: 'relative' }}>
+          <h1>{t('login.headline')}</h1>
+          <p>{t('login.slogan')}</p>
+        </div>
+        <div style={{ opacity: 0.6, fontSize: 13, position: 'relative' }}>© {new Date().getFullYear()} {title}</div>
+      </div>
+      <div className="at-login-panel">
+        <div className="at-login-card">
+          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+            <h2>{t('login.welcome')}</h2>
+            <Dropdown
+              menu={{
+                items: LOCALES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })),
+                onClick: async ({ key }) => {
+                  await changeLanguage(key as Locale);
+                  await loadAntdLocale(key as Locale);
+                },
+              }}
+            >
+              <Button type="text" icon={<GlobalIcon />} aria-label={t('navbar.language')} />
+            </Dropdown>
+          </div>
+          <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
+          <Tabs
+            activeKey={mode}
+            onChange={(k) => {
+              setMode(k as Mode);
+              form.resetFields(['code']);
+            }}
+            items={[
+              { key: 'account', label: t('login.modeAccount') },
+              { key: 'phone', label: t('login.modePhone') },
+              { key: 'email', label: t('login.modeEmail') },
+              ...(ssoModes.qr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
+              ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
+            ]}
+          />
+          {mode === 'qr' && <QrLoginMode where={where} />}
+          {mode === 'other' && <OtherLoginMode where={where} />}
+          <Form
+            form={form}
+            onFinish={submit}
+            size="large"
+            validateTrigger="onSubmit"
+            initialValues={{ agree: false }}
+            hidden={mode === 'qr' || mode === 'other'}
+          >
+            {mode === 'account' && (
+              <>
+                <Form.Item name="account" rules={required(t('login.accountEmpty'))}>
+                  <Input prefix={<UserIcon />} placeholder={t('login.account')} autoComplete="username" />
+                </Form.Item>
+                <Form.Item name="password" rules={required(t('login.passwordEmpty'))}>
+                  <Input.Password prefix={<LockIcon />} placeholder={t('login.password')} autoComplete="current-password" />
+                </Form.Item>
+                {captcha && (
+                  <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
+                    <Form.Item name="captchaCode" rules={required(t('login.captchaRequired'))} style={{ flex: 1 }}>
+                      <Input prefix={<SafetyIcon />} placeholder={t('login.captcha')} maxLength={8} />
+                    </Form.Item>
+                    <img className="at-captcha" src={captcha.image} alt={t('login.captchaRefresh')} title={t('login.captchaRefresh')} onClick={loadCaptcha} />
+                  </div>
+                )}
+              </>
+            )}
+            {mode === 'phone' && (
+              <>
+                <Form.Item
+                  name="phone"
+                  rules={[
+                    { required: true, whitespace: true, message: t('login.phoneEmpty') },
+                    { pattern: PHONE_RE, message: t('login.phoneInvalid') },
+                  ]}
+                >
+                  <Input prefix={<MobileIcon />} placeholder={t('login.phone')} maxLength={11} autoComplete="tel" />
+                </Form.Item>
+                {codeField}
+              </>
+            )}
+            {mode === 'email' && (
+              <>
+                <Form.Item
+                  name="email"
+                  rules={[
+                    { required: true, whitespace: true, message: t('login.emailEmpty') },
+                    { pattern: EMAIL_RE, message: t('login.emailInvalid') },
+                  ]}
+                >
+                  <Input prefix={<MailIcon />} placeholder={t('login.email')} autoComplete="email" />
+                </Form.Item>
+                {codeField}
+              </>
+            )}
+            <Form.Item
+              name="agree"
+              valuePropName="checked"
+              rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('login.agreeRequired')))) }]}
+              style={{ marginBottom: 12 }}
+            >
+              <Checkbox>
+                {t('login.agreePrefix')}{' '}
+                <a href="/platform-protocol?type=agreement" target="_blank" rel="noreferrer">{t('login.agreement')}</a>{' '}
+                {t('login.and')}{' '}
+                <a href="/platform-protocol?type=privacy" target="_blank" rel="noreferrer">{t('login.privacy')}</a>
+              </Checkbox>
+            </Form.Item>
+            <Button type="primary" htmlType="submit" block loading={loading} size="large">
+              {t('login.submit')}
+            </Button>
+            <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16 }}>
+              <Typography.Link onClick={() => modal.info({ title: t('login.forgot'), content: t('login.forgotText') })}>{t('login.forgot')}</Typography.Link>
+              <Typography.Link onClick={() => modal.info({ title: t('login.register'), content: t('login.registerText') })}>{t('login.register')}</Typography.Link>
+            </div>
+          </Form>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+const { createHostConfig } = require('@atrium/sdk/webpack');
+
+module.exports = (_env, argv = {}) => createHostConfig({ dir: __dirname, mode: argv.mode || 'production' });

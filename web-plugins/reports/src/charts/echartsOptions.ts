@@ -1,0 +1,532 @@
+/**
+ * From a view and its data to an echarts option (spec 2.3, 9), one pure function per kind. Data items keep
+ * their dimensionList and quotaList so a click knows what was clicked.
+ */
+import type { ChartData, ChartView, Point, Series } from '../model/types';
+import {
+  DEFAULTS, colorAt, datas, fontSize, formatValue, isObject, labelOf, num, palette, pointValue, singleValue, sizeOf,
+  thresholdColor, tooltipOf, viewStyles, viewThreshold, withAlpha, type Json, type Styles, type Threshold,
+} from './common';
+
+export const ECHARTS_KINDS = [
+  'bar', 'bar-stack', 'bar-horizontal', 'bar-contrast', 'bar-stack-horizontal', 'line', 'line-stack', 'pie', 'pie-rose',
+  'funnel', 'radar', 'gauge', 'gauge-percentage', 'scatter', 'treemap', 'chart-mix', 'map',
+] as const;
+export type EchartsKind = (typeof ECHARTS_KINDS)[number];
+
+/** The map the plugin ships (src/maps/china.json), registered under this name. */
+export const MAP_NAME = 'atrium-china';
+
+export interface BuildContext {
+  /** Phone-sized: smaller bubbles (spec 9: 80 desktop, 30 otherwise). */
+  mobile?: boolean;
+  /** The panel's chart styles (panelStyle.chart). */
+  panelChart?: Json;
+}
+
+export interface EchartsResult {
+  option: Json;
+  /** How many series the chart draws (tests compare it with the data). */
+  seriesCount: number;
+}
+
+interface Ctx {
+  view: ChartView;
+  data: ChartData;
+  s: Styles;
+  colors: string[];
+  threshold: Threshold;
+  build: BuildContext;
+}
+
+function textStyle(t: Json | undefined, fallback = 12): Json {
+  const out: Json = { fontSize: fontSize(t?.fontSize, fallback) };
+  if (t?.color) out.color = t.color;
+  return out;
+}
+
+export function legendOption(s: Styles, names: string[]): Json {
+  const legend = isObject(s.style.legend) ? s.style.legend : {};
+  const show = legend.show !== false && names.length > 0;
+  const out: Json = { show, type: 'scroll', data: names, orient: legend.orient || 'horizontal', icon: legend.icon || 'rect' };
+  const h = legend.hPosition || 'center';
+  const v = legend.vPosition || 'bottom';
+  out.left = h;
+  if (v === 'center') out.top = 'middle';
+  else out[v === 'top' ? 'top' : 'bottom'] = 0;
+  out.textStyle = textStyle(legend.textStyle, 12);
+  return out;
+}
+
+export function tooltipOption(s: Styles, trigger: 'item' | 'axis' = 'item'): Json {
+  const tip = tooltipOf(s.attr);
+  const out: Json = { show: tip.show !== false, trigger: tip.trigger || trigger, confine: true };
+  if (isObject(tip.textStyle)) out.textStyle = textStyle(tip.textStyle);
+  if (tip.backgroundColor) out.backgroundColor = tip.backgroundColor;
+  if (trigger === 'axis' && out.trigger === 'axis') out.axisPointer = { type: 'shadow' };
+  return out;
+}
+
+function labelOption(s: Styles, position: string, format?: (v: number | null) => string): Json {
+  const label = labelOf(s.attr);
+  const out: Json = { show: !!label.show, position: label.position || position, fontSize: fontSize(label.fontSize, 10) };
+  if (label.color) out.color = label.color;
+  if (format) out.formatter = (p: { value: unknown; data?: { value?: unknown } }) => format(toNumber(p.data?.value ?? p.value));
+  return out;
+}
+
+function toNumber(v: unknown): number | null {
+  if (Array.isArray(v)) v = v[v.length - 1];
+  const n = Number(v);
+  return v === null || v === undefined || !Number.isFinite(n) ? null : n;
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** Axis numbers: 12,500,000 reads 12.5M so small charts keep their labels apart. */
+export function compactNumber(v: number): string {
+  return Math.abs(v) >= 10000 ? COMPACT.format(v) : formatValue(v);
+}
+
+/** An axis from customStyle.xAxis / yAxis / yAxisExt. */
+export function axisOption(conf: Json | undefined, type: 'category' | 'value', data?: string[]): Json {
+  const a = isObject(conf) ? conf : {};
+  const out: Json = { type, show: a.show !== false };
+  if (data) out.data = data;
+  if (a.position) out.position = a.position;
+  if (a.name) out.name = a.name;
+  const label = isObject(a.axisLabel) ? a.axisLabel : {};
+  out.axisLabel = { show: label.show !== false, rotate: num(label.rotate, 0), ...textStyle(label, 12) };
+  if (type === 'category') out.axisLabel.hideOverlap = true;
+  out.splitLine = { show: isObject(a.splitLine) ? a.splitLine.show !== false : type === 'value' };
+  if (isObject(a.axisLine)) out.axisLine = { show: a.axisLine.show !== false };
+  const value = isObject(a.axisValue) ? a.axisValue : null;
+  if (type === 'value') out.axisLabel.formatter = compactNumber;
+  if (type === 'value' && value && value.auto === false) {
+    if (value.min !== undefined && value.min !== '') out.min = Number(value.min);
+    if (value.max !== undefined && value.max !== '') out.max = Number(value.max);
+    if (value.split) out.interval = Number(value.split);
+  }
+  return out;
+}
+
+function fmtOf(series: Series | undefined) {
+  const vf = series?.property?.valueFormat;
+  return (v: number | null) => formatValue(v, vf || undefined);
+}
+
+/** A data item that keeps what a click needs; coloured by the threshold when a rule matches. */
+function item(p: Point | null, threshold: Threshold, extra: Json = {}): Json | null {
+  if (!p) return { value: null, ...extra };
+  const value = pointValue(p);
+  const out: Json = { value, dimensionList: p.dimensionList || [], quotaList: p.quotaList || [], ...extra };
+  const color = thresholdColor(value, threshold);
+  if (color) out.itemStyle = { ...(out.itemStyle || {}), color };
+  return out;
+}
+
+function base(c: Ctx, names: string[]): Json {
+  return {
+    color: c.colors,
+    backgroundColor: 'transparent',
+    animation: true,
+    legend: legendOption(c.s, names),
+    tooltip: tooltipOption(c.s, 'axis'),
+  };
+}
+
+function gridFor(legend: Json): Json {
+  return { left: 12, right: 24, top: legend.show && legend.top !== undefined ? 36 : 24, bottom: legend.show && legend.bottom !== undefined ? 36 : 12, containLabel: true };
+}
+
+function barSize(c: Ctx): Json {
+  const size = sizeOf(c.s.attr);
+  if (size.barDefault === false && size.barWidth) return { barWidth: num(size.barWidth, DEFAULTS.barWidth), barGap: `${num(size.barGap, 0.4) * 100}%` };
+  return { barMaxWidth: num(size.barWidth, DEFAULTS.barWidth) };
+}
+
+function barChart(c: Ctx, opts: { stack?: boolean; horizontal?: boolean }): Json {
+  const { data } = c;
+  const names = data.series.map((s) => s.name);
+  const option = base(c, names);
+  const cat = axisOption(c.s.style.xAxis, 'category', data.x);
+  const val = axisOption(c.s.style.yAxis, 'value');
+  option.xAxis = opts.horizontal ? val : cat;
+  option.yAxis = opts.horizontal ? { ...cat, inverse: true } : val;
+  option.grid = gridFor(option.legend);
+  option.series = data.series.map((s) => ({
+    type: 'bar',
+    name: s.name,
+    stack: opts.stack ? 'stack' : undefined,
+    ...barSize(c),
+    label: labelOption(c.s, opts.stack ? 'inside' : opts.horizontal ? 'right' : 'top', fmtOf(s)),
+    data: s.data.map((p) => item(p, c.threshold)),
+  }));
+  return option;
+}
+
+function barContrast(c: Ctx): Json {
+  const { data } = c;
+  const [left, right] = data.series;
+  const names = data.series.slice(0, 2).map((s) => s.name);
+  const option = base(c, names);
+  option.grid = gridFor(option.legend);
+  const yCat = axisOption(c.s.style.xAxis, 'category', data.x);
+  option.yAxis = { ...yCat, inverse: true };
+  const xv = axisOption(c.s.style.yAxis, 'value');
+  option.xAxis = { ...xv, axisLabel: { ...xv.axisLabel, formatter: (v: number) => compactNumber(Math.abs(v)) } };
+  const abs = (s: Series | undefined) => (p: { value: unknown; data?: { value?: unknown } }) => fmtOf(s)(Math.abs(toNumber(p.data?.value ?? p.value) ?? 0));
+  option.tooltip = { ...tooltipOption(c.s, 'axis'), valueFormatter: (v: number) => formatValue(Math.abs(v)) };
+  option.series = [left, right].filter(Boolean).map((s, i) => ({
+    type: 'bar',
+    name: s!.name,
+    stack: 'contrast',
+    ...barSize(c),
+    label: { ...labelOption(c.s, i === 0 ? 'left' : 'right'), formatter: abs(s) },
+    data: s!.data.map((p) => {
+      const it = item(p, c.threshold);
+      if (it && typeof it.value === 'number' && i === 0) it.value = -Math.abs(it.value);
+      return it;
+    }),
+  }));
+  return option;
+}
+
+function lineChart(c: Ctx, stack: boolean): Json {
+  const { data } = c;
+  const size = sizeOf(c.s.attr);
+  const names = data.series.map((s) => s.name);
+  const option = base(c, names);
+  option.xAxis = { ...axisOption(c.s.style.xAxis, 'category', data.x), boundaryGap: false };
+  option.yAxis = axisOption(c.s.style.yAxis, 'value');
+  option.grid = gridFor(option.legend);
+  option.tooltip = tooltipOption(c.s, 'axis');
+  if (option.tooltip.axisPointer) option.tooltip.axisPointer = { type: 'line' };
+  option.series = data.series.map((s, i) => ({
+    type: 'line',
+    name: s.name,
+    stack: stack ? 'stack' : undefined,
+    smooth: size.lineSmooth !== false,
+    symbol: size.lineSymbol || 'circle',
+    symbolSize: num(size.lineSymbolSize, 4),
+    lineStyle: { width: num(size.lineWidth, DEFAULTS.lineWidth), type: size.lineType || 'solid' },
+    areaStyle: stack || size.lineArea ? { opacity: stack ? 0.6 : 0.25, color: colorAt(c.colors, i) } : undefined,
+    label: labelOption(c.s, 'top', fmtOf(s)),
+    data: s.data.map((p) => item(p, c.threshold)),
+  }));
+  return option;
+}
+
+function nameValueItems(c: Ctx): Json[] {
+  const s = c.data.series[0];
+  if (!s) return [];
+  const out: Json[] = [];
+  s.data.forEach((p, i) => {
+    if (!p) return;
+    const it: Json = { name: c.data.x[i] ?? '', ...(item(p, c.threshold) || {}) };
+    if (it.value !== null && it.value !== undefined) out.push(it);
+  });
+  return out;
+}
+
+function pieChart(c: Ctx, rose: boolean): Json {
+  const size = sizeOf(c.s.attr);
+  const items = nameValueItems(c);
+  const option = base(c, items.map((x) => String(x.name)));
+  option.tooltip = tooltipOption(c.s, 'item');
+  const s = c.data.series[0];
+  const inner = num(size.pieInnerRadius, rose ? 10 : 0);
+  const outer = num(size.pieOuterRadius, rose ? 80 : 70);
+  const label = labelOf(c.s.attr);
+  option.series = [{
+    type: 'pie',
+    name: s?.name ?? '',
+    radius: [`${inner}%`, `${outer}%`],
+    center: ['50%', '50%'],
+    roseType: rose ? size.pieRoseType || 'radius' : undefined,
+    itemStyle: rose ? { borderRadius: num(size.pieRoseRadius, 5) } : undefined,
+    label: {
+      show: label.show !== false,
+      position: label.position === 'inside' ? 'inside' : 'outside',
+      fontSize: fontSize(label.fontSize, 10),
+      color: label.color,
+      formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${fmtOf(s)(p.value)} (${p.percent}%)`,
+    },
+    labelLine: { show: label.labelLine?.show !== false },
+    data: items,
+  }];
+  return option;
+}
+
+function funnelChart(c: Ctx): Json {
+  const size = sizeOf(c.s.attr);
+  const items = nameValueItems(c).sort((a, b) => Number(b.value) - Number(a.value));
+  const option = base(c, items.map((x) => String(x.name)));
+  option.tooltip = tooltipOption(c.s, 'item');
+  const s = c.data.series[0];
+  const width = num(size.funnelWidth, 80);
+  option.series = [{
+    type: 'funnel',
+    name: s?.name ?? '',
+    left: `${(100 - width) / 2}%`,
+    width: `${width}%`,
+    top: 24,
+    bottom: 36,
+    sort: 'descending',
+    gap: 2,
+    label: labelOption(c.s, 'inside'),
+    data: items,
+  }];
+  if (labelOf(c.s.attr).show === undefined) option.series[0].label.show = true;
+  return option;
+}
+
+function radarChart(c: Ctx): Json {
+  const { data } = c;
+  const size = sizeOf(c.s.attr);
+  const names = data.series.map((s) => s.name);
+  const option = base(c, names);
+  option.tooltip = tooltipOption(c.s, 'item');
+  const max = Math.max(1, ...data.series.flatMap((s) => s.data.map((p) => pointValue(p) ?? 0)));
+  const split = isObject(c.s.style.split) ? c.s.style.split : {};
+  option.radar = {
+    shape: size.radarShape || 'polygon',
+    radius: `${num(size.radarSize, 80) * 0.8}%`,
+    center: ['50%', '50%'],
+    indicator: data.x.map((name) => ({ name, max: Math.ceil(max * 1.1) })),
+    axisName: textStyle(split.name, 12),
+    splitNumber: num(split.splitNumber, 5),
+  };
+  option.series = [{
+    type: 'radar',
+    data: data.series.map((s, i) => ({
+      name: s.name,
+      value: s.data.map((p) => pointValue(p) ?? 0),
+      lineStyle: { width: num(size.lineWidth, DEFAULTS.lineWidth), color: colorAt(c.colors, i) },
+      itemStyle: { color: colorAt(c.colors, i) },
+      areaStyle: size.radarArea ? { opacity: 0.2 } : undefined,
+      // a radar click reaches the series; the first point's dimensions are as good as any
+      dimensionList: s.data.find(Boolean)?.dimensionList || [],
+      quotaList: s.data.find(Boolean)?.quotaList || [],
+    })),
+    label: labelOption(c.s, 'top'),
+  }];
+  return option;
+}
+
+/** Gauge colour stops from the threshold rules (between/lt/le/gt/ge over 0..max). */
+export function gaugeStops(threshold: Threshold, min: number, max: number, fallback: string): [number, string][] {
+  const stops: [number, string][] = [];
+  const span = max - min || 1;
+  const rules = threshold.ruleList
+    .map((r) => {
+      const vals = Array.isArray(r.values) ? r.values.map(Number) : [Number(r.max ?? r.value)];
+      const upper = r.type === 'between' ? Math.max(...vals) : r.type === 'lt' || r.type === 'le' ? vals[0] : NaN;
+      return { upper, color: r.color };
+    })
+    .filter((r) => Number.isFinite(r.upper))
+    .sort((a, b) => a.upper - b.upper);
+  for (const r of rules) stops.push([Math.min(1, Math.max(0, (r.upper - min) / span)), r.color]);
+  if (!stops.length || stops[stops.length - 1][0] < 1) stops.push([1, fallback]);
+  return stops;
+}
+
+function gaugeChart(c: Ctx, percentage: boolean): Json {
+  const size = sizeOf(c.s.attr);
+  const s = c.data.series[0];
+  const raw = singleValue(c.data);
+  const min = num(size.gaugeMin, 0);
+  const max = num(size.gaugeMax, DEFAULTS.gaugeMax);
+  const value = percentage ? (raw === null ? null : Math.round(((raw - min) / (max - min || 1)) * 10000) / 100) : raw;
+  const color = c.colors[0];
+  const stops = gaugeStops(c.threshold, percentage ? 0 : min, percentage ? 100 : max, color);
+  const label = labelOf(c.s.attr);
+  const first = s?.data.find(Boolean) || null;
+  return {
+    color: c.colors,
+    backgroundColor: 'transparent',
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: () => `${s?.name ?? ''}: ${fmtOf(s)(raw)}` },
+    series: [{
+      type: 'gauge',
+      name: s?.name ?? '',
+      min: percentage ? 0 : min,
+      max: percentage ? 100 : max,
+      startAngle: num(size.gaugeStartAngle, 225),
+      endAngle: num(size.gaugeEndAngle, -45),
+      progress: { show: stops.length <= 1, width: 14, itemStyle: { color } },
+      axisLine: { lineStyle: { width: 14, color: stops.length > 1 ? stops : [[1, withAlpha('#E6EBF8', 100)]] } },
+      pointer: { show: true, width: 5 },
+      axisTick: { show: false },
+      splitLine: { length: 10, lineStyle: { width: 2 } },
+      axisLabel: { distance: 16, fontSize: 9, formatter: (v: number) => compactNumber(v) },
+      title: { show: true, offsetCenter: [0, '85%'], fontSize: 12 },
+      detail: {
+        valueAnimation: true,
+        fontSize: fontSize(label.fontSize, 16),
+        offsetCenter: [0, '60%'],
+        formatter: (v: number) => (!Number.isFinite(v) || raw === null ? '-' : percentage ? `${v}%` : fmtOf(s)(v)),
+        color: label.color || 'inherit',
+      },
+      data: [{ value, name: s?.name ?? '', dimensionList: first?.dimensionList || [], quotaList: first?.quotaList || [] }],
+    }],
+  };
+}
+
+function scatterChart(c: Ctx): Json {
+  const { data, view } = c;
+  const size = sizeOf(c.s.attr);
+  const names = data.series.map((s) => s.name);
+  const option = base(c, names);
+  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x);
+  option.yAxis = axisOption(c.s.style.yAxis, 'value');
+  option.grid = gridFor(option.legend);
+  option.tooltip = tooltipOption(c.s, 'item');
+  const hasBubble = (view.extBubble || []).length > 0;
+  // bubble values by x label and series name from datas (popSize)
+  const bubble = new Map<string, number>();
+  for (const d of datas(data)) if (d.popSize !== undefined && d.popSize !== null) bubble.set(`${d.category}\u0000${d.field}`, Number(d.popSize));
+  const maxBubble = Math.max(1, ...Array.from(bubble.values()).map((v) => Math.abs(v)));
+  const scale = c.build.mobile ? DEFAULTS.bubbleMobile : DEFAULTS.bubbleDesktop;
+  const fixed = Math.min(DEFAULTS.symbolRange[1], Math.max(DEFAULTS.symbolRange[0], num(size.scatterSymbolSize, DEFAULTS.symbolSize)));
+  option.series = data.series.map((s) => ({
+    type: 'scatter',
+    name: s.name,
+    symbol: size.scatterSymbol || 'circle',
+    label: labelOption(c.s, 'top', fmtOf(s)),
+    data: s.data.map((p, i) => {
+      const it = item(p, c.threshold);
+      if (!it) return it;
+      const pop = bubble.get(`${s.name}\u0000${data.x[i]}`);
+      it.value = [data.x[i], it.value];
+      it.symbolSize = hasBubble && pop !== undefined ? Math.max(DEFAULTS.symbolRange[0], (Math.abs(pop) / maxBubble) * scale) : fixed;
+      if (pop !== undefined) it.popSize = pop;
+      return it;
+    }),
+  }));
+  return option;
+}
+
+function treemapChart(c: Ctx): Json {
+  const size = sizeOf(c.s.attr);
+  const items = nameValueItems(c).map((x, i) => ({ ...x, itemStyle: { ...(x.itemStyle || {}), color: x.itemStyle?.color || colorAt(c.colors, i) } }));
+  const s = c.data.series[0];
+  return {
+    color: c.colors,
+    backgroundColor: 'transparent',
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => `${p.name}: ${fmtOf(s)(p.value)}` },
+    series: [{
+      type: 'treemap',
+      name: s?.name ?? '',
+      width: `${num(size.treemapWidth, 80)}%`,
+      height: `${num(size.treemapHeight, 80)}%`,
+      roam: false,
+      nodeClick: false,
+      breadcrumb: { show: false },
+      label: { show: labelOf(c.s.attr).show !== false, fontSize: fontSize(labelOf(c.s.attr).fontSize, 12) },
+      data: items,
+    }],
+  };
+}
+
+function mixChart(c: Ctx): Json {
+  const { data, view } = c;
+  const names = data.series.map((s) => s.name);
+  const option = base(c, names);
+  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x);
+  const hasExt = data.series.some((s) => s.property?.axis === 'yaxisExt');
+  option.yAxis = [axisOption(c.s.style.yAxis, 'value')];
+  if (hasExt) option.yAxis.push({ ...axisOption(c.s.style.yAxisExt, 'value'), position: 'right', splitLine: { show: false } });
+  option.grid = gridFor(option.legend);
+  const size = sizeOf(c.s.attr);
+  const byId = new Map([...(view.yaxis || []), ...(view.yaxisExt || [])].map((a) => [a.id, a]));
+  option.series = data.series.map((s) => {
+    const ext = s.property?.axis === 'yaxisExt';
+    const kind = s.property?.chartType || byId.get(s.property?.fieldId || '')?.chartType || (ext ? 'line' : 'bar');
+    const common = { name: s.name, yAxisIndex: ext && hasExt ? 1 : 0, label: labelOption(c.s, 'top', fmtOf(s)), data: s.data.map((p) => item(p, c.threshold)) };
+    if (kind === 'line') return { type: 'line', ...common, smooth: size.lineSmooth !== false, lineStyle: { width: num(size.lineWidth, DEFAULTS.lineWidth) } };
+    if (kind === 'scatter') return { type: 'scatter', ...common, symbolSize: num(size.scatterSymbolSize, DEFAULTS.symbolSize) };
+    return { type: 'bar', ...common, ...barSize(c) };
+  });
+  return option;
+}
+
+function mapChart(c: Ctx): Json {
+  const items: Json[] = nameValueItems(c).map((x) => ({ ...x, name: String(x.name).split('\n').pop() }));
+  const s = c.data.series[0];
+  const values = items.map((x) => Number(x.value)).filter(Number.isFinite);
+  const min = values.length ? Math.min(...values) : 0;
+  const max = values.length ? Math.max(...values) : 1;
+  const label = labelOf(c.s.attr);
+  return {
+    color: c.colors,
+    backgroundColor: 'transparent',
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => `${p.name}: ${fmtOf(s)(Number.isFinite(p.value) ? p.value : null)}` },
+    visualMap: {
+      show: isObject(c.s.style.legend) ? c.s.style.legend.show !== false : true,
+      min,
+      max: max === min ? min + 1 : max,
+      left: 8,
+      bottom: 8,
+      calculable: true,
+      itemHeight: 80,
+      inRange: { color: [withAlpha(c.colors[0], 20), c.colors[0]] },
+      textStyle: { fontSize: 10 },
+    },
+    series: [{
+      type: 'map',
+      map: MAP_NAME,
+      name: s?.name ?? '',
+      roam: false,
+      layoutCenter: ['50%', '55%'],
+      layoutSize: '110%',
+      label: { show: !!label.show, fontSize: fontSize(label.fontSize, 8), color: label.color },
+      emphasis: { label: { show: true } },
+      itemStyle: { areaColor: '#eef1f6', borderColor: '#999', borderWidth: 0.5 },
+      data: items,
+    }],
+  };
+}
+
+/** The echarts option of a view (render echarts). */
+export function buildEchartsOption(view: ChartView, data: ChartData, build: BuildContext = {}): EchartsResult {
+  const s = viewStyles(view, build.panelChart);
+  const c: Ctx = { view, data: normalise(data), s, colors: palette(s.attr), threshold: viewThreshold(s), build };
+  let option: Json;
+  switch (view.type) {
+    case 'bar': option = barChart(c, {}); break;
+    case 'bar-stack': option = barChart(c, { stack: true }); break;
+    case 'bar-horizontal': option = barChart(c, { horizontal: true }); break;
+    case 'bar-stack-horizontal': option = barChart(c, { stack: true, horizontal: true }); break;
+    case 'bar-contrast': option = barContrast(c); break;
+    case 'line': option = lineChart(c, false); break;
+    case 'line-stack': option = lineChart(c, true); break;
+    case 'pie': option = pieChart(c, false); break;
+    case 'pie-rose': option = pieChart(c, true); break;
+    case 'funnel': option = funnelChart(c); break;
+    case 'radar': option = radarChart(c); break;
+    case 'gauge': option = gaugeChart(c, false); break;
+    case 'gauge-percentage': option = gaugeChart(c, true); break;
+    case 'scatter': option = scatterChart(c); break;
+    case 'treemap': option = treemapChart(c); break;
+    case 'chart-mix': option = mixChart(c); break;
+    case 'map': option = mapChart(c); break;
+    default: option = barChart(c, {});
+  }
+  const series = Array.isArray(option.series) ? option.series : [];
+  const seriesCount = view.type === 'radar' ? (series[0]?.data?.length ?? 0) : series.length;
+  return { option, seriesCount };
+}
+
+function normalise(data: ChartData): ChartData {
+  return {
+    ...data,
+    x: Array.isArray(data?.x) ? data.x : [],
+    // bubble sizes (extBubble) come with the points' popSize; they are not a series of their own
+    series: Array.isArray(data?.series)
+      ? data.series.filter((s) => s && s.property?.axis !== 'extBubble').map((s) => ({ ...s, data: Array.isArray(s.data) ? s.data : [] }))
+      : [],
+    datas: Array.isArray(data?.datas) ? data.datas : [],
+    fields: Array.isArray(data?.fields) ? data.fields : [],
+    tableRow: Array.isArray(data?.tableRow) ? data.tableRow : [],
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * A panel in a scaled layout (spec 2.3, 9): widths scale by the container over the panel's design width,
+ * heights by 115 percent of that; the panel background; every component type.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { api, type Access } from '../api';
+import { parseJson } from '../charts/common';
+import { panelBackground, panelHeight, panelScale } from '../model/layout';
+import type { FilterItem, PanelComponent, PanelDetail, PanelStyle } from '../model/types';
+import { widgetKind } from '../model/filters';
+import { ComponentBox } from './ComponentBox';
+import { PanelContext, PanelStore, flatten, isWidget } from './store';
+
+export interface PanelViewProps {
+  panel: PanelDetail;
+  access?: Access;
+  signedIn: boolean;
+  /** Filters a jump brought (spec 4). */
+  track?: FilterItem[];
+}
+
+export function buildEnv(panel: PanelDetail, access: Access | undefined, signedIn: boolean) {
+  const components = parseJson<PanelComponent[]>(panel.panelData, []);
+  const list = Array.isArray(components) ? components.filter((c) => c && typeof c === 'object' && c.style) : [];
+  const style = parseJson<PanelStyle>(panel.panelStyle, {});
+  const all = flatten(list);
+  const widgets = all.filter(isWidget);
+  const viewIds = all.filter((c) => c.type === 'view' && c.propValue?.viewId).map((c) => String(c.propValue.viewId));
+  return {
+    panelId: panel.id,
+    panelName: panel.name,
+    style,
+    components: list,
+    widgets,
+    viewIds,
+    access,
+    signedIn,
+    privileges: panel.privileges || '',
+    hasSearchButton: widgets.some((w) => widgetKind(w) === 'search'),
+  };
+}
+
+export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
+  const store = useMemo(() => new PanelStore(buildEnv(panel, access, signedIn), track || []), [panel, access, signedIn, track]);
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+
+  useLayoutEffect(() => {
+    const node = ref.current;
+    if (!node) return undefined;
+    setWidth(node.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const ro = new ResizeObserver(() => setWidth(node.clientWidth));
+    ro.observe(node);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    let alive = true;
+    api.linkage(panel.id, access).then((info) => alive && store.set({ linkageInfo: info || {} })).catch(() => undefined);
+    api.jumps(panel.id, access).then((j) => alive && store.set({ jumps: j?.baseJumpInfoMap || {} })).catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [panel.id, access, store]);
+
+  const scale = panelScale(width, store.env.style.width);
+  const height = panelHeight(store.env.components, scale);
+  return (
+    <PanelContext.Provider value={store}>
+      <div
+        ref={ref}
+        className="rpt-panel"
+        data-testid="report-panel"
+        data-panel-id={panel.id}
+        style={{ position: 'relative', width: '100%', minHeight: height, ...panelBackground(store.env.style) }}
+      >
+        {width > 0 && store.env.components.map((c) => <ComponentBox key={c.id} component={c} scale={scale} />)}
+      </div>
+    </PanelContext.Provider>
+  );
+}

@@ -1,0 +1,356 @@
+/**
+ * A view on a panel (spec 2.3, 4): fetches the definition and the data for the current filters, linkage,
+ * drill and page; draws the chart, table or text; shows the server's message when the data call fails;
+ * handles clicks (drill, linkage, jump), the details dialog and the export.
+ */
+import { App, Button, Spin, Tooltip } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { api, type DataBody } from '../api';
+import { fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
+import type { ChartClick } from '../charts/EchartsChart';
+import { nextSort, tablePageSize, TABLE_KINDS, type TableColumn } from '../charts/tables';
+import { filtersForView } from '../model/filters';
+import { clickActions, drillStep, linkageFilters, needsMenu, type ClickAction } from '../model/jump';
+import type { ChartData, ChartView, DrillItem, PanelComponent } from '../model/types';
+import { useRT } from '../i18n';
+import { usePanel, usePanelStore } from './store';
+import { TableView, type TableSort } from './TableView';
+import { runJump } from './jumping';
+import { DetailsDialog } from './DetailsDialog';
+import { exportViews } from './exporting';
+
+const EchartsChart = lazy(() => import(/* webpackChunkName: "chart-echarts" */ '../charts/EchartsChart'));
+const AntvChart = lazy(() => import(/* webpackChunkName: "chart-antv" */ '../charts/AntvChart'));
+
+const NO_DRILL: DrillItem[] = [];
+
+export function isTable(type: string): boolean {
+  return (TABLE_KINDS as readonly string[]).includes(type);
+}
+
+export function isTextKind(type: string): boolean {
+  return type.includes('text') || type === 'label';
+}
+
+export function isMobile(): boolean {
+  return typeof window !== 'undefined' && window.innerWidth < 768;
+}
+
+/** The title's look from customStyle.text. */
+function titleStyle(style: Json): CSSProperties | null {
+  const text = isObject(style.text) ? style.text : {};
+  if (text.show === false) return null;
+  return {
+    fontSize: fontSize(text.fontSize, 14),
+    color: text.color || undefined,
+    textAlign: (text.hPosition as CSSProperties['textAlign']) || 'left',
+    fontStyle: text.isItalic ? 'italic' : undefined,
+    fontWeight: text.isBolder === false ? 400 : 600,
+  };
+}
+
+function backgroundStyle(style: Json): CSSProperties {
+  const bg = isObject(style.background) ? style.background : null;
+  if (!bg) return { background: '#fff', borderRadius: 4 };
+  return { background: withAlpha(bg.color || '#ffffff', bg.alpha ?? 100), borderRadius: Number(bg.borderRadius ?? 4) };
+}
+
+export interface ChartBodyProps {
+  view: ChartView;
+  data: ChartData;
+  panelChart?: Json;
+  onClick?: (c: ChartClick) => void;
+}
+
+/** A chart by its render engine, or the text label. */
+export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
+  const { t } = useRT();
+  const build = useMemo(() => ({ mobile: isMobile(), panelChart }), [panelChart]);
+  if (isTextKind(view.type)) return <TextBody view={view} data={data} panelChart={panelChart} />;
+  const empty = !data.series?.length || (!data.x?.length && !data.series.some((s) => s.data?.some(Boolean)));
+  if (empty) return <div className="rpt-empty" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: '#8d97ab' }}>{t('view.noData')}</div>;
+  const Chart = view.render === 'antv' ? AntvChart : EchartsChart;
+  return (
+    <Suspense fallback={<div style={{ height: '100%' }} />}>
+      <Chart view={view} data={data} build={build} onClick={onClick} />
+    </Suspense>
+  );
+}
+
+/** Text labels (spec 2.3): one value large, or label: value lines. */
+function TextBody({ view, data, panelChart }: ChartBodyProps) {
+  const s = viewStyles(view, panelChart);
+  const threshold = viewThreshold(s);
+  const label = isObject(s.attr.label) ? s.attr.label : {};
+  const series = data.series || [];
+  if (!data.x?.length) {
+    const value = singleValue(data);
+    const color = thresholdColor(value, threshold) || label.color || undefined;
+    return (
+      <div className="rpt-text-value" data-testid="report-text-value" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', height: '100%' }}>
+        <div style={{ fontSize: fontSize(label.fontSize, 32), fontWeight: 600, color }}>{formatValue(value, series[0]?.property?.valueFormat)}</div>
+        <div style={{ fontSize: 12, color: '#6b7489' }}>{series[0]?.name}</div>
+      </div>
+    );
+  }
+  return (
+    <div className="rpt-text-value" data-testid="report-text-value" style={{ height: '100%', overflow: 'auto', padding: '4px 8px' }}>
+      {data.x.map((x, i) => (
+        <div key={x} style={{ display: 'flex', justifyContent: 'space-between', lineHeight: '26px', fontSize: fontSize(label.fontSize, 14) }}>
+          <span>{x}</span>
+          <span style={{ fontWeight: 600, color: thresholdColor(series[0]?.data[i]?.value, threshold) || label.color }}>
+            {series.map((s) => formatValue(s.data[i]?.value ?? null, s.property?.valueFormat)).join(' / ')}
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface Menu {
+  x: number;
+  y: number;
+  click: ChartClick;
+  actions: ClickAction[];
+}
+
+export function ViewCard({ component, height }: { component: PanelComponent; height: number }) {
+  const { t } = useRT();
+  const { message, modal } = App.useApp();
+  const store = usePanelStore();
+  const { env } = store;
+  const viewId = String(component.propValue?.viewId || '');
+  const applied = usePanel((s) => s.applied);
+  const linkage = usePanel((s) => s.linkage);
+  const drillMap = usePanel((s) => s.drill);
+  const track = usePanel((s) => s.track);
+  const epoch = usePanel((s) => s.epoch);
+  const linkageInfo = usePanel((s) => s.linkageInfo);
+  const jumps = usePanel((s) => s.jumps);
+  const drill = drillMap[viewId] || NO_DRILL;
+
+  const [def, setDef] = useState<ChartView | null>(null);
+  const [result, setResult] = useState<ChartView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<TableSort | null>(null);
+  const [menu, setMenu] = useState<Menu | null>(null);
+  const [details, setDetails] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    let alive = true;
+    api.view(viewId, env.panelId, env.access).then((v) => alive && setDef(v)).catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [viewId, env.panelId, env.access]);
+
+  const view = result || def;
+  const styles = useMemo(() => (view ? viewStyles(view, env.style.chart) : null), [view, env.style.chart]);
+  const type = view?.type || '';
+  const pageSize = styles && isTable(type) ? tablePageSize(styles.attr, view?.pageSize) : undefined;
+  const sizeFromAttr = styles && isObject(styles.attr.size) && styles.attr.size.tablePageSize ? pageSize : undefined;
+
+  const body: DataBody = useMemo(() => {
+    const b: DataBody = {
+      filter: filtersForView(Object.values(applied).flat(), viewId),
+      linkageFilters: linkage[viewId]?.filters || [],
+      urlFilter: filtersForView(track, viewId),
+      drill: drill.map((d) => ({ fieldId: d.fieldId, value: d.value })),
+      queryFrom: 'panel',
+      cache: true,
+      goPage: page,
+    };
+    if (sizeFromAttr) b.pageSize = sizeFromAttr;
+    if (sort && sort.order !== 'none') b.sort = [{ fieldId: sort.fieldId || '', key: sort.key, sort: sort.order }];
+    if (env.access?.user !== undefined && env.access?.user !== null) b.user = env.access.user;
+    return b;
+  }, [applied, linkage, track, drill, page, sort, sizeFromAttr, viewId, env.access]);
+  const bodyKey = JSON.stringify(body);
+
+  useEffect(() => {
+    let alive = true;
+    setLoading(true);
+    api
+      .data(viewId, env.panelId, body, env.access)
+      .then((r) => {
+        if (!alive) return;
+        // spec 4: success only when the code is 800 and success is true
+        if (r && r.success === true && r.data) {
+          setResult(r);
+          setError(null);
+        } else {
+          setError((r as unknown as { msg?: string })?.msg || t('view.failed'));
+        }
+      })
+      .catch((e: Error) => alive && setError(e?.message || t('view.failed')))
+      .finally(() => alive && setLoading(false));
+    return () => {
+      alive = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [bodyKey, epoch, viewId, env.panelId, env.access]);
+
+  // a new filter, linkage or drill starts the table at its first page again
+  const filterKey = JSON.stringify([body.filter, body.linkageFilters, body.urlFilter, body.drill]);
+  useEffect(() => setPage(1), [filterKey]);
+
+  const onSort = useCallback((col: TableColumn) => {
+    setSort((s) => {
+      const order = nextSort(s?.key === col.key ? s.order : 'none');
+      return order === 'none' ? null : { key: col.key, fieldId: col.fieldId, order };
+    });
+    setPage(1);
+  }, []);
+
+  const act = useCallback(
+    (action: ClickAction, click: ChartClick) => {
+      setMenu(null);
+      const dims = click.dimensionList;
+      if (!view) return;
+      if (action === 'drill') {
+        const step = drillStep(view, drill, dims);
+        if (step) store.setDrill(viewId, [...drill, step]);
+      } else if (action === 'linkage') {
+        store.setLinkage(viewId, linkageFilters(viewId, dims, store.getState().linkageInfo));
+      } else {
+        runJump({ store, view, click, data: result?.data, warn: (key) => message.warning(t(key)) });
+      }
+    },
+    [view, drill, store, viewId, result, message, t],
+  );
+
+  const onClick = useCallback(
+    (click: ChartClick) => {
+      if (!view) return;
+      if (!click.dimensionList.length) {
+        if (view.type === 'map') message.warning(t('map.noFields'));
+        return;
+      }
+      const actions = clickActions(view, click.dimensionList, drill, linkageInfo, jumps);
+      if (!actions.length) return;
+      if (!needsMenu(actions)) act(actions[0], click);
+      else setMenu({ x: click.x, y: click.y, click, actions });
+    },
+    [view, drill, linkageInfo, jumps, act, message, t],
+  );
+
+  // the click menu closes on a press anywhere outside it (the press that opened it is over by then)
+  const menuRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!menu) return undefined;
+    const close = (e: MouseEvent) => {
+      if (!menuRef.current?.contains(e.target as Node)) setMenu(null);
+    };
+    document.addEventListener('mousedown', close, true);
+    return () => document.removeEventListener('mousedown', close, true);
+  }, [menu]);
+
+  const title = view?.title || view?.name || '';
+  const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
+  const isSource = Object.values(linkage).some((e) => e.source === viewId);
+  const canExport = env.signedIn && (!env.privileges || env.privileges.split(',').includes('export'));
+
+  const doExport = async () => {
+    if (!view || !result) return;
+    setExporting(true);
+    try {
+      await exportViews([{ view: result, body, panelId: env.panelId }], (key, opts) => message.info(t(key, opts)));
+      message.success(t('export.done'));
+    } catch (e) {
+      message.warning((e as Error)?.message || t('export.failed'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <div
+      className="rpt-view"
+      data-testid="report-view"
+      data-view-id={viewId}
+      data-kind={type}
+      data-render={view?.render || ''}
+      data-state={error ? 'error' : loading && !result ? 'loading' : 'ready'}
+      style={{ position: 'relative', width: '100%', height, display: 'flex', flexDirection: 'column', overflow: 'hidden', ...(styles ? backgroundStyle(styles.style) : { background: '#fff', borderRadius: 4 }) }}
+    >
+      <div className="rpt-view-head" style={{ display: 'flex', alignItems: 'center', gap: 6, padding: '6px 8px 2px', minHeight: 28 }}>
+        {tStyle && <div className="rpt-view-title" style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', ...tStyle }}>{title}</div>}
+        {!tStyle && <div style={{ flex: 1 }} />}
+        {isSource && (
+          <Button size="small" type="link" data-testid="clear-linkage" onClick={() => store.clearLinkage(viewId)} style={{ padding: 0, height: 20 }}>
+            {t('view.clearLinkage')}
+          </Button>
+        )}
+        {result && (
+          <Tooltip title={t('view.details')}>
+            <Button size="small" type="text" data-testid="view-details" onClick={() => setDetails(true)} style={{ height: 20, padding: '0 4px' }}>⤢</Button>
+          </Tooltip>
+        )}
+        {result && canExport && (
+          <Tooltip title={t('view.export')}>
+            <Button size="small" type="text" data-testid="view-export" loading={exporting} onClick={() => void doExport()} style={{ height: 20, padding: '0 4px' }}>⇩</Button>
+          </Tooltip>
+        )}
+      </div>
+      {drill.length > 0 && (
+        <div className="rpt-drill" data-testid="drill-breadcrumb" style={{ display: 'flex', flexWrap: 'wrap', gap: 4, padding: '0 8px', fontSize: 12 }}>
+          <a onClick={() => store.setDrill(viewId, [])}>{t('view.drillRoot')}</a>
+          {drill.map((d, i) => (
+            <span key={i}>
+              <span style={{ color: '#8d97ab' }}> / </span>
+              {i === drill.length - 1 ? <span>{d.label}</span> : <a onClick={() => store.setDrill(viewId, drill.slice(0, i + 1))}>{d.label}</a>}
+            </span>
+          ))}
+        </div>
+      )}
+      <div className="rpt-view-body" style={{ position: 'relative', flex: 1, minHeight: 0, padding: '2px 6px 6px' }}>
+        {error ? (
+          <div className="rpt-view-error" data-testid="view-error" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: '#d4380d', textAlign: 'center', padding: 8 }}>
+            {error}
+          </div>
+        ) : result?.data ? (
+          isTable(type) ? (
+            <TableView
+              view={result}
+              data={result.data}
+              styles={styles!}
+              threshold={viewThreshold(styles!)}
+              page={page}
+              pageSize={pageSize || 20}
+              sort={sort}
+              onSort={onSort}
+              onPage={setPage}
+            />
+          ) : (
+            <ChartBody view={result} data={result.data} panelChart={env.style.chart} onClick={onClick} />
+          )
+        ) : null}
+        {loading && (
+          <div style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>
+            <Spin size="small" />
+          </div>
+        )}
+        {menu && (
+          <div
+            ref={menuRef}
+            className="rpt-click-menu"
+            data-testid="click-menu"
+            style={{ position: 'absolute', left: Math.max(0, menu.x - 10), top: Math.max(0, menu.y), zIndex: 10, background: '#fff', border: '1px solid #e0e4ec', borderRadius: 6, boxShadow: '0 4px 12px rgba(0,0,0,.12)', padding: 4, minWidth: 96 }}
+          >
+            {menu.actions.map((a) => (
+              <div key={a} role="menuitem" data-action={a} onClick={() => act(a, menu.click)} style={{ padding: '4px 10px', cursor: 'pointer', borderRadius: 4, fontSize: 13 }}>
+                {t(`menu.${a}`)}
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
+      {details && result && (
+        <DetailsDialog view={result} body={body} panelChart={env.style.chart} canExport={canExport} panelId={env.panelId} onClose={() => setDetails(false)} modal={modal} />
+      )}
+    </div>
+  );
+}
