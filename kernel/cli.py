@@ -47,6 +47,29 @@ def serve(host: str, port: int, workers: int) -> None:
     )
 
 
+@main.command()
+@click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
+def worker(burst: bool) -> None:
+    """Run background tasks from the Redis queue (exports, imports) in this process."""
+    import asyncio
+    import threading
+
+    settings = Settings(scheduler=False, task_threads=0)
+    if not settings.redis_url:
+        raise click.ClickException(
+            "the task queue lives in Redis: set ATRIUM_REDIS_URL (without it, tasks run in the server)"
+        )
+    kernel = _kernel(settings)
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="atrium-worker-loop", daemon=True).start()
+    asyncio.run_coroutine_threadsafe(kernel.start(), loop).result()
+    try:
+        kernel.tasks.work(burst=burst)
+    finally:
+        asyncio.run_coroutine_threadsafe(kernel.stop(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+
+
 @main.group()
 def db() -> None:
     """Database migrations."""

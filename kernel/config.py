@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     access_log: bool = False
     log_json: bool = True
     scheduler: bool = True
+    task_threads: int = Field(
+        default=2, description="RQ worker threads in each server process when Redis is configured"
+    )
+    task_timeout_seconds: int = 3600
     public_origin: str = ""
     login_max_failures: int = 30
     captcha_after_failures: int = 3

@@ -23,7 +23,7 @@ from atrium.kernel.services.cache import MemoryCache, RedisCache
 from atrium.kernel.services.local_cache import LocalCache
 from atrium.kernel.services.pubsub import MemoryPubSub, RedisPubSub
 from atrium.kernel.services.storage import LocalStorage
-from atrium.kernel.services.tasks import ThreadTaskRunner
+from atrium.kernel.services.tasks import QueueTaskRunner, ThreadTaskRunner
 from atrium.kernel.services.ws import Hub
 from atrium.sdk import services as sdk_services
 from atrium.sdk.context import current_context
@@ -52,7 +52,14 @@ class Kernel:
         )
         self.local = LocalCache(self.pubsub)
         self.ws = Hub(self.pubsub)
-        self.tasks = ThreadTaskRunner()
+        self.tasks: ThreadTaskRunner | QueueTaskRunner = (
+            QueueTaskRunner(
+                self, settings.redis_url, settings.redis_prefix + "tasks", settings.task_threads,  # type: ignore[arg-type]
+                settings.task_timeout_seconds,
+            )
+            if settings.redis_url
+            else ThreadTaskRunner(self)  # type: ignore[arg-type]
+        )
         self.storage = LocalStorage(settings.var_dir / "files")
         namespaces = [
             ns for res in self.plugins.call("atrium_i18n_namespaces").values() for ns in (res or [])
@@ -107,6 +114,7 @@ class Kernel:
             self._outer_services = None
         sdk_services.install(self)  # type: ignore[arg-type]
         self.plugins.call("atrium_startup", services=self)
+        self.tasks.start()
         if self.settings.scheduler:
             from atrium.kernel.scheduler import start_scheduler
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from atrium.sdk.context import RequestContext, SessionUser, reset_context, set_context
 from atrium.sdk.db import utcnow
-from atrium.sdk.services import bind, services, unbind
+from atrium.sdk.services import services
 
 from .settings import transfer_settings
 
@@ -105,17 +105,9 @@ def owner_gone(who: str) -> bool:
 
 
 def submit(fn: Callable[..., Any], *args: Any) -> None:
-    """Run ``fn(*args)`` in the background on the platform that asked (several may share a process)."""
-    svc = services()
-    svc.tasks.submit(_bound, svc, fn, *args)
-
-
-def _bound(svc: Any, fn: Callable[..., Any], *args: Any) -> Any:
-    token = bind(svc)
-    try:
-        return fn(*args)
-    finally:
-        unbind(token)
+    """Run ``fn(*args)`` in the background (a module-level function and plain ids: the platform's
+    task queue may run it in another process)."""
+    services().tasks.submit(fn, *args)
 
 
 def work_dir(kind: str) -> Path:

@@ -283,15 +283,13 @@ def test_filter_widgets_change_the_data(rp: Page, live_server, ids) -> None:  # 
     assert got["body"]["filter"][0]["operator"] == "in"
     assert got["answer"]["data"]["x"] == [regions[0]]
     # select all checks every value, a second click clears them
+    all_checkbox = popup.locator(".ant-checkbox").filter(has=select_all)
     open_select()
-    box_class = (
-        "c => document.querySelector('[data-testid=select-all]')"
-        ".closest('.ant-checkbox').className.includes(c)"
-    )
-    select_all.evaluate("e => e.click()")
-    rp.wait_for_function(f"() => ({box_class})('ant-checkbox-checked')")
-    select_all.evaluate("e => e.click()")
-    rp.wait_for_function(f"() => !({box_class})('checked') && !({box_class})('indeterminate')")
+    select_all.click()
+    expect(all_checkbox).to_have_class(re.compile(r"\bant-checkbox-checked\b"))
+    open_select()
+    select_all.click()
+    expect(all_checkbox).not_to_have_class(re.compile(r"\bant-checkbox-(checked|indeterminate)\b"))
     rp.keyboard.press("Escape")
 
     # number range: bad input shows the message and sets nothing; a minimum gives ge
