@@ -25,6 +25,7 @@ from atrium.kernel.models import (
     Tenant,
     User,
 )
+from atrium.sdk import services as sdk_services
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 
@@ -253,10 +254,16 @@ def load_demo(kernel: Kernel) -> None:
 
 def _plugin_demo_data(kernel: Kernel, db: Any) -> None:
     """Each plugin's demo content in its own savepoint: one that fails is logged and left out, and the
-    session stays usable for the other plugins and the kernel (a failed flush used to poison it)."""
-    for name in kernel.plugins.order:
-        try:
-            with db.begin_nested():
-                kernel.plugins.call_one(name, "atrium_demo_data", tenants=dict(TENANTS))
-        except Exception:
-            log.exception("plugin demo data failed", plugin=name)
+    session stays usable for the other plugins and the kernel (a failed flush used to poison it).
+
+    The platform may not be started yet, so its services are bound here for the plugins' use."""
+    token = sdk_services.bind(kernel)  # type: ignore[arg-type]
+    try:
+        for name in kernel.plugins.order:
+            try:
+                with db.begin_nested():
+                    kernel.plugins.call_one(name, "atrium_demo_data", tenants=dict(TENANTS))
+            except Exception:
+                log.exception("plugin demo data failed", plugin=name)
+    finally:
+        sdk_services.unbind(token)

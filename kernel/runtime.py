@@ -11,6 +11,7 @@ from typing import Any
 import structlog
 
 from atrium.kernel.config import Settings
+from atrium.kernel.directory import KernelDirectory
 from atrium.kernel.db import TenantSession, make_engine, make_session_factory, session_scope
 from atrium.kernel.enablement import Enablement
 from atrium.kernel.i18n import Translator
@@ -68,6 +69,7 @@ class Kernel:
         self.crypto = TransitCrypto(settings.var_dir / "keys" / "transit-rsa.pem", self.cache)
         self.auth = Authenticator(self)
         self.identity = KernelIdentity(self)
+        self.directory = KernelDirectory()
         self.codes = LogCodeSender(settings.dev_outbox or settings.demo)
         self.enablement = Enablement(self)
         self.scheduler: Any = None
@@ -100,6 +102,9 @@ class Kernel:
     def is_enabled(self, tenant_id: int, plugin: str) -> bool:
         """For a plugin's public routes, which resolve their tenant themselves."""
         return self.enablement.is_enabled(tenant_id, plugin)
+
+    def call_hook(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
+        return dict(self.plugins.call(name, **kwargs))
 
     # -- lifecycle -----------------------------------------------------------
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from contextvars import ContextVar, Token
 from typing import Any, BinaryIO, Protocol
+
+from atrium.sdk.types import Person, SystemInfo, TenantInfo
 
 Subscriber = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -60,10 +62,35 @@ class Identity(Protocol):
     def find_user(self, account: str) -> int | None: ...
     def create_user(self, account: str, full_name: str, tenant_id: int, **fields: Any) -> int: ...
     def user_tenants(self, user_id: int) -> list[int]: ...
+    def send_code(self, channel: str, target: str, code: str) -> None:
+        """Send a verification code by ``sms`` or ``email`` through the platform's sender."""
+        ...
+
+
+class Directory(Protocol):
+    """Read-only look-ups of the platform's tenants, users, roles and systems.
+
+    Every call names its tenant: plugins use these outside a request's tenant too (single sign-on before
+    anyone is signed in, background tasks). Disabled users, memberships and tenants are left out.
+
+    Example::
+
+        people = services().directory.members(tenant_id, user_ids=[3, 4])
+        names = {p.user_id: p.full_name for p in people}
+    """
+
+    def tenant(self, tenant_id: int | None = None, domain: str = "") -> TenantInfo | None: ...
+    def users(self, user_ids: Iterable[int]) -> dict[int, Person]: ...
+    def members(self, tenant_id: int, user_ids: Iterable[int] | None = None) -> list[Person]: ...
+    def members_with_contact(self, tenant_id: int, channel: str, target: str) -> list[int]: ...
+    def roles(self, tenant_id: int, role_ids: Iterable[int] | None = None) -> dict[int, str]: ...
+    def role_members(self, tenant_id: int, role_ids: Iterable[int]) -> set[int]: ...
+    def systems(self, tenant_id: int) -> list[SystemInfo]: ...
 
 
 class Services(Protocol):
     cache: Cache
+    directory: Directory
     identity: Identity
     pubsub: PubSub
     ws: WebSocketHub
@@ -78,6 +105,10 @@ class Services(Protocol):
     def t(self, key: str, /, **params: Any) -> str: ...
     def iter_plugins(self) -> Iterator[str]: ...
     def is_enabled(self, tenant_id: int, plugin: str) -> bool: ...
+    def call_hook(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
+        """Every enabled plugin's answer to a hook, keyed by plugin id (for plugins that define hooks
+        of their own, such as single sign-on providers)."""
+        ...
 
 
 _services: Services | None = None

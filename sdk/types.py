@@ -122,3 +122,30 @@ class Event:
     tenant_id: int | None = None
     user_id: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A platform user as the directory shows them to plugins (no credentials)."""
+
+    user_id: int
+    account: str
+    full_name: str
+    staff_no: str = ""
+    mobile: str = ""
+    email: str = ""
+    department: str = ""
+
+
+@dataclass(frozen=True)
+class TenantInfo:
+    tenant_id: int
+    name: str
+    domain: str
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    code: str
+    name: str
+    en_name: str

@@ -61,3 +61,6 @@ class KernelIdentity:
                 )
                 .scalars()
             )
+
+    def send_code(self, channel: str, target: str, code: str) -> None:
+        self.kernel.codes.send(channel, target, code)

@@ -335,6 +335,6 @@ def audience_options() -> dict[str, Any]:
         "users": [{"userId": str(p.user_id), "account": p.account, "userFullName": p.full_name}
                   for p in directory.members(tid)],
         "roles": [{"roleId": str(i), "roleName": n} for i, n in directory.roles(tid).items()],
-        "systems": [{"systemCode": c, "systemName": n, "systemEnName": e}
-                    for c, n, e in directory.systems(tid)],
+        "systems": [{"systemCode": s.code, "systemName": s.name, "systemEnName": s.en_name}
+                    for s in directory.systems(tid)],
     }

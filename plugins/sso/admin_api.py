@@ -7,12 +7,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy import delete, select
 
-from atrium.plugins.sso import kernel_bridge, service
+from atrium.plugins.sso import service
 from atrium.plugins.sso.models import SsoConfig, SsoIdentity
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, NotFound
 from atrium.sdk.routing import Router
+from atrium.sdk.services import services
 from atrium.sdk.types import PLUGIN_ID
 
 router = Router("/api/third/admin")
@@ -27,7 +28,7 @@ def _offered(tenant_id: int) -> dict[str, service.Registered]:
     return {
         kind: reg
         for kind, reg in service.registry().items()
-        if reg.plugin == service.PLUGIN or kernel_bridge.plugin_enabled(tenant_id, reg.plugin)
+        if reg.plugin == service.PLUGIN or services().is_enabled(tenant_id, reg.plugin)
     }
 
 
@@ -146,7 +147,8 @@ def identities(query: IdentityQuery) -> list[dict[str, Any]]:
     if query.provider:
         q = q.where(SsoIdentity.provider == query.provider)
     rows = session().execute(q).scalars().all()
-    users = kernel_bridge.users([r.user_id for r in rows])
+    people = services().directory.users(r.user_id for r in rows)
+    users = {uid: {"account": p.account, "userFullName": p.full_name} for uid, p in people.items()}
     return [
         {
             "id": str(r.id),
@@ -176,7 +178,7 @@ def link(body: LinkIn) -> dict[str, str]:
     db = session()
     if db.execute(select(SsoConfig.id).where(SsoConfig.code == body.provider)).first() is None:
         raise NotFound("sso:config_not_found")
-    if not kernel_bridge.is_member(body.userId, tenant_id):
+    if not service.is_member(body.userId, tenant_id):
         raise NotFound("sso:user_not_found")
     subject = body.subject.strip()
     taken = db.execute(

@@ -8,7 +8,7 @@ import re
 import secrets
 import string
 
-from atrium.plugins.sso import flow, kernel_bridge
+from atrium.plugins.sso import flow
 from atrium.plugins.sso.providers.base import ProviderError
 from atrium.sdk.errors import BadRequest, TooManyRequests
 from atrium.sdk.services import services
@@ -46,11 +46,11 @@ def send(ticket: str, channel: str, target: str) -> None:
     if cache.get(f"sso:code-sent:{channel}:{target}"):
         raise TooManyRequests("login.code_too_soon")
     cache.set(f"sso:code-sent:{channel}:{target}", 1, ttl=RESEND_SECONDS)
-    if len(kernel_bridge.members_with_contact(int(record["tenant"]), channel, target)) != 1:
+    if len(services().directory.members_with_contact(int(record["tenant"]), channel, target)) != 1:
         return
     code = "".join(secrets.choice(string.digits) for _ in range(6))
     cache.set(f"sso:code:{ticket}:{channel}:{target}", code, ttl=CODE_TTL)
-    kernel_bridge.send_code(channel, target, code)
+    services().identity.send_code(channel, target, code)
 
 
 def check(ticket: str, channel: str, target: str, code: str) -> None:

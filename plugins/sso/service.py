@@ -15,7 +15,7 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from sqlalchemy import select
 from starlette.requests import Request
 
-from atrium.plugins.sso import flow, kernel_bridge
+from atrium.plugins.sso import flow
 from atrium.plugins.sso.models import SsoConfig, SsoIdentity
 from atrium.plugins.sso.providers.base import MODES, ProviderError, ProviderIdentity, SsoTokens
 from atrium.sdk.context import tenant_scope, unscoped
@@ -76,7 +76,7 @@ def _valid(provider: Any) -> str | None:
 
 def build_registry() -> dict[str, Registered]:
     found: dict[str, Registered] = {}
-    for plugin, result in kernel_bridge.call_hook("atrium_sso_providers").items():
+    for plugin, result in services().call_hook("atrium_sso_providers").items():
         for provider in result or []:
             problem = _valid(provider)
             if problem:
@@ -163,10 +163,14 @@ def resolve_tenant(domain: str = "", tenant_id: int | None = None) -> Tenant:
     if tenant_id is None and not domain.strip():
         raise BadRequest("sso:tenant_required")
     host = host_of(domain) if tenant_id is None else ""
-    found = kernel_bridge.find_tenant(host, tenant_id)
-    if found is None or not kernel_bridge.plugin_enabled(found[0], PLUGIN):
+    found = services().directory.tenant(tenant_id, host)
+    if found is None or not services().is_enabled(found.tenant_id, PLUGIN):
         raise BadRequest("sso:unknown_domain", domain=domain or tenant_id)
-    return Tenant(*found)
+    return Tenant(found.tenant_id, found.name, found.domain)
+
+
+def is_member(user_id: int, tenant_id: int) -> bool:
+    return tenant_id in services().identity.user_tenants(user_id)
 
 
 def configs(tenant_id: int, kind: str | None = None) -> list[tuple[SsoConfig, Registered]]:
@@ -179,7 +183,7 @@ def configs(tenant_id: int, kind: str | None = None) -> list[tuple[SsoConfig, Re
     out = []
     for cfg in rows:
         reg = registry().get(cfg.kind)
-        if reg is not None and (reg.plugin == PLUGIN or kernel_bridge.plugin_enabled(tenant_id, reg.plugin)):
+        if reg is not None and (reg.plugin == PLUGIN or services().is_enabled(tenant_id, reg.plugin)):
             out.append((cfg, reg))
     return out
 
@@ -193,7 +197,7 @@ def config(tenant_id: int, code: str = "", kind: str | None = None) -> tuple[Sso
 
 def login_types(tenant_id: int | None) -> list[dict[str, Any]]:
     """The sign-in modes the tenant's sign-in page offers through this plugin."""
-    if tenant_id is None or not kernel_bridge.plugin_enabled(tenant_id, PLUGIN):
+    if tenant_id is None or not services().is_enabled(tenant_id, PLUGIN):
         return []
     out = []
     for cfg, reg in configs(tenant_id):
@@ -315,7 +319,7 @@ def sign_in(
     if not identity.subject:
         raise ProviderError("no_subject")
     link = _links(tenant.id, cfg.code, identity.subject)
-    if link is not None and not kernel_bridge.is_member(link.user_id, tenant.id):
+    if link is not None and not is_member(link.user_id, tenant.id):
         link = None
     if link is None:
         link = _unknown(request, tenant, cfg, identity, return_to)
@@ -433,7 +437,7 @@ def refresh(
         settings_of(cfg, reg), SsoTokens(access_token=sso_token, refresh_token=sso_refresh)
     )
     link = _links(tenant.id, cfg.code, identity.subject)
-    if link is None or not kernel_bridge.is_member(link.user_id, tenant.id):
+    if link is None or not is_member(link.user_id, tenant.id):
         raise AtriumError("sso:unlinked", code=UNLINKED)
     return _session_for(request, tenant, cfg, reg, identity, link, "")
 
@@ -469,7 +473,7 @@ def bind(request: Request | None, ticket: str, channel: str, target: str, code: 
     record = flow.take_ticket(request, ticket)
     tenant = resolve_tenant(tenant_id=int(record["tenant"]))
     cfg, reg = config(tenant.id, record["provider"])
-    users = kernel_bridge.members_with_contact(tenant.id, channel, target)
+    users = services().directory.members_with_contact(tenant.id, channel, target)
     if len(users) != 1:
         raise AtriumError("sso:unlinked", code=UNLINKED)
     if _links(tenant.id, cfg.code, record["subject"]) is None:

@@ -1,43 +1,23 @@
-"""The signed-in user's fields that dynamic watermarks show, read from the platform's user tables.
-
-The SDK has no user directory yet, so this reads the kernel's tables through lightweight SQLAlchemy
-Core declarations (no import of the kernel); nothing here writes.
-"""
+"""The signed-in user's fields that dynamic watermarks show, from the SDK's directory."""
 
 from __future__ import annotations
 
-from sqlalchemy import Integer, String, column, select, table
-
-from atrium.sdk.db import session
-
-_user = table(
-    "user_account", column("id", Integer), column("account", String), column("full_name", String),
-    column("staff_no", String), column("mobile", String), column("email", String),
-    column("department", String),
-)
-_tenant = table("tenant", column("id", Integer), column("name", String))
-_system = table("system", column("code", String))
-_tenant_system = table("tenant_system", column("tenant_id", Integer), column("system_code", String))
+from atrium.sdk.services import services
+from atrium.sdk.types import Person
 
 
 def user_fields(user_id: int, tenant_id: int) -> dict[str, str]:
     """Placeholder name to value for the user in the tenant (empty strings for unknown users)."""
-    db = session()
-    row = db.execute(
-        select(_user.c.account, _user.c.full_name, _user.c.staff_no, _user.c.mobile, _user.c.email,
-               _user.c.department).where(_user.c.id == user_id)
-    ).first()
-    tenant = db.execute(select(_tenant.c.name).where(_tenant.c.id == tenant_id)).scalar()
-    account, full_name, staff_no, mobile, email, department = row if row else ("",) * 6
+    directory = services().directory
+    person = directory.users([user_id]).get(user_id) or Person(user_id, "", "")
+    tenant = directory.tenant(tenant_id)
     return {
-        "userId": str(user_id), "account": account or "", "userFullName": full_name or "",
-        "staffNo": staff_no or "", "mobile": mobile or "", "email": email or "",
-        "department": department or "", "tenantName": tenant or "", "tenantId": str(tenant_id),
+        "userId": str(user_id), "account": person.account, "userFullName": person.full_name,
+        "staffNo": person.staff_no, "mobile": person.mobile, "email": person.email,
+        "department": person.department, "tenantName": tenant.name if tenant else "",
+        "tenantId": str(tenant_id),
     }
 
 
 def system_offered(tenant_id: int, system_code: str) -> bool:
-    return session().execute(
-        select(_tenant_system.c.system_code)
-        .where(_tenant_system.c.tenant_id == tenant_id, _tenant_system.c.system_code == system_code)
-    ).first() is not None
+    return any(s.code == system_code for s in services().directory.systems(tenant_id))
