@@ -11,8 +11,8 @@ from typing import Any
 import structlog
 
 from atrium.kernel.config import Settings
-from atrium.kernel.directory import KernelDirectory
 from atrium.kernel.db import TenantSession, make_engine, make_session_factory, session_scope
+from atrium.kernel.directory import KernelDirectory
 from atrium.kernel.enablement import Enablement
 from atrium.kernel.i18n import Translator
 from atrium.kernel.identity.crypto import TransitCrypto
