@@ -25,7 +25,7 @@ def _person(row: Any) -> Person:
                   department or "")
 
 
-def _active_member_ids(tenant_id: int) -> Select[tuple[int]]:
+def _active_member_ids(tenant_id: int) -> Select[Any]:
     return (
         select(User.id)
         .join(Membership, Membership.user_id == User.id)
