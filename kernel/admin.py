@@ -64,6 +64,19 @@ def offer_system(tenant_id: int, code: str, **branding: str) -> None:
         db.flush()
 
 
+def withdraw_system(tenant_id: int, code: str) -> None:
+    """Stop offering a system to a tenant; the default system stays (everyone signs in to it)."""
+    if code == DEFAULT_SYSTEM:
+        raise BadRequest("system.default_required")
+    db = session()
+    with tenant_scope(tenant_id):
+        row = db.execute(select(TenantSystem).where(TenantSystem.system_code == code)).scalar()
+        if row is None:
+            raise NotFound("system.not_found")
+        db.delete(row)
+        db.flush()
+
+
 def create_user(
     account: str,
     password: str,

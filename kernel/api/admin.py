@@ -332,6 +332,33 @@ def save_system(body: SystemIn) -> dict[str, str]:
     return {"systemCode": body.systemCode}
 
 
+class TenantSystemIn(BaseModel):
+    tenantId: int
+    systemCode: str = Field(min_length=1, max_length=64)
+    offered: bool = True
+    systemTitle: str | None = Field(default=None, max_length=128)
+    themeColor: str | None = Field(default=None, pattern=r"^(#[0-9A-Fa-f]{6})?$")
+    systemLogo: str | None = Field(default=None, max_length=512)
+    iconUrl: str | None = Field(default=None, max_length=512)
+
+
+@router.post("/tenants/systems", permission="super-admin", body=TenantSystemIn)
+def offer_system(body: TenantSystemIn) -> dict[str, Any]:
+    """Offer a system to a tenant (with its branding there), or withdraw it."""
+    tid = target_tenant(body.tenantId)
+    if body.offered:
+        branding = {
+            "system_title": body.systemTitle, "theme_color": body.themeColor,
+            "system_logo": body.systemLogo, "icon_url": body.iconUrl,
+        }
+        admin.offer_system(tid, body.systemCode, **{k: v for k, v in branding.items() if v is not None})
+    else:
+        admin.withdraw_system(tid, body.systemCode)
+    kernel().local.invalidate("profile")
+    kernel().local.invalidate(menus.MENUS)
+    return {"tenantId": tid, "systemCode": body.systemCode, "offered": body.offered}
+
+
 @router.get("/plugins", permission="admin", query=TenantQuery)
 def list_plugins(query: TenantQuery) -> list[dict[str, Any]]:
     """Installed plugins, their load status and enablement for a tenant."""

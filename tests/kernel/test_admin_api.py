@@ -414,3 +414,42 @@ def test_a_supervisor_disables_a_user_in_their_tenant_only(supervisor, client, u
         ]
         == ACME
     )
+
+
+def test_super_admin_offers_and_withdraws_a_system_for_a_tenant(admin_client, person, tenant_factory):
+    code = f"sys{secrets.token_hex(3)}"
+    admin_client.ok("POST", f"{A}/systems", json={"systemCode": code, "systemName": "报表中心"})
+    tid = tenant_factory()
+    member = person(tid)
+
+    def offered() -> set[str]:
+        found = member.client.ok("POST", "/api/base/base-tenant-system/find-user-system")
+        return {s["systemCode"] for s in found}
+
+    assert code not in offered()
+    body = {"tenantId": tid, "systemCode": code, "systemTitle": "Reports", "themeColor": "#13A8A8"}
+    assert admin_client.ok("POST", f"{A}/tenants/systems", json=body) == {
+        "tenantId": tid, "systemCode": code, "offered": True,
+    }
+    assert code in offered()
+    setting = member.client.ok("GET", f"/api/base/base-tenant-system/find-tenant-defined?systemCode={code}")
+    assert setting["systemTitle"] == "Reports" and setting["themeColor"] == "#13A8A8"
+
+    withdrawn = admin_client.ok("POST", f"{A}/tenants/systems", json={**body, "offered": False})
+    assert withdrawn["offered"] is False
+    assert code not in offered()
+    # the default system stays: everyone signs in to it
+    default = {"tenantId": tid, "systemCode": "iotAutho", "offered": False}
+    refused = admin_client.post(f"{A}/tenants/systems", json=default)
+    assert refused["code"] == 400
+    assert refused["msg"] == "The default system cannot be withdrawn from a tenant"
+    missing = {"tenantId": tid, "systemCode": "nope"}
+    assert admin_client.post(f"{A}/tenants/systems", json=missing)["code"] == 404
+    bad = admin_client.post(f"{A}/tenants/systems", json={**body, "themeColor": "red"})
+    assert bad["code"] == 400 and bad["msg"].startswith("themeColor")
+    assert admin_client.post(f"{A}/tenants/systems", json={**body, "tenantId": 987654321})["code"] == 404
+
+
+def test_supervisors_cannot_offer_systems(supervisor):
+    answer = supervisor.post(f"{A}/tenants/systems", json={"tenantId": ACME, "systemCode": "iotAutho"})
+    assert answer == FORBIDDEN
