@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     i18n_dir: Path = ROOT / "i18n"
     token_minutes: int = 720
     refresh_token_minutes: int = 60 * 24 * 7
+    refresh_grace_seconds: int = Field(
+        default=30, description="how long requests that raced a refresh get the pair it was spent for"
+    )
     load_plugins: str = Field(default="", description="comma-separated allow-list of plugin ids")
     dev_outbox: bool = False
     access_log: bool = False

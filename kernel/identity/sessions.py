@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
+from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +25,43 @@ if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
 
 SESSIONS = "session"
+
+
+class RefreshGrace:
+    """The pair a refresh token was just spent for, kept a few seconds for requests that raced it.
+
+    Two requests (two tabs, or parallel calls after the access token expired) may present the same
+    refresh token: the first spends it, the second would look like a stolen token being replayed and
+    end the sign-in. Within the grace window the second gets the first one's pair instead. The pair is
+    sealed with a key derived from the spent token, so only whoever holds that token can open it, and
+    it is honoured only while the pair is still live (a sign-out in between ends it)."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+
+    @staticmethod
+    def key(refresh: str) -> str:
+        return "refresh-grace:" + hashlib.sha256(f"grace-id:{refresh}".encode()).hexdigest()
+
+    @staticmethod
+    def _cipher(refresh: str) -> Fernet:
+        return Fernet(base64.urlsafe_b64encode(hashlib.sha256(f"grace-key:{refresh}".encode()).digest()))
+
+    def keep(self, refresh: str, pair: TokenPair) -> None:
+        seconds = self.kernel.settings.refresh_grace_seconds
+        if seconds > 0:
+            sealed = self._cipher(refresh).encrypt(json.dumps([pair.access, pair.refresh]).encode())
+            self.kernel.cache.set(self.key(refresh), sealed.decode(), ttl=seconds)
+
+    def recall(self, refresh: str) -> TokenPair | None:
+        sealed = self.kernel.cache.get(self.key(refresh))
+        if not isinstance(sealed, str):
+            return None
+        try:
+            access, new_refresh = json.loads(self._cipher(refresh).decrypt(sealed.encode()))
+        except (InvalidToken, ValueError):
+            return None
+        return TokenPair(access, new_refresh)
 
 
 def token_hash(token: str) -> str:
@@ -144,6 +184,7 @@ def load_session(db: Session, h: str, kind: str = "access") -> CachedSession | N
 class Authenticator:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
+        self.grace = RefreshGrace(kernel)
 
     def _lookup(self, h: str) -> CachedSession | None:
         with self.kernel.session() as db:
@@ -204,6 +245,10 @@ class Authenticator:
             if tok is None:
                 raise NotLoggedIn()
             if tok.revoked:
+                raced = self.grace.recall(refresh)
+                live = load_session(db, token_hash(raced.access)) if raced else None
+                if raced is not None and live is not None:
+                    return raced, live.user
                 revoke_where(db, self.kernel, AuthToken.family == tok.family)
                 db.commit()
                 raise NotLoggedIn()
@@ -213,6 +258,7 @@ class Authenticator:
             pair = issue_tokens(db, self.kernel, tok.user_id, tok.tenant_id, tok.system_code, tok.family)
             db.flush()
             sess = load_session(db, token_hash(pair.access))
+            self.grace.keep(refresh, pair)
         if sess is None:
             raise NotLoggedIn()
         return pair, sess.user

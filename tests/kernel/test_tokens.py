@@ -5,6 +5,9 @@ from __future__ import annotations
 import base64
 import secrets
 
+import pytest
+
+from atrium.kernel.identity.sessions import RefreshGrace
 from atrium.sdk.testing import AtriumClient
 from tests.kernel.conftest import ACME, GLOBEX
 
@@ -19,6 +22,12 @@ def bare(c: AtriumClient, access: str, refresh: str | None = None) -> AtriumClie
     if refresh is not None:
         other.headers["refreshAuthorization"] = refresh
     return other
+
+
+@pytest.fixture
+def end_grace(kernel):
+    """Let the few seconds pass in which a spent refresh token still answers the pair it was spent for."""
+    return lambda refresh: kernel.cache.delete(RefreshGrace.key(refresh))
 
 
 def test_tokens_are_opaque_and_long(client):
@@ -54,7 +63,7 @@ def test_expired_access_token_without_refresh_is_refused(person, expire_access):
     assert bare(p.client, access).get(ME) == NOT_LOGGED_IN
 
 
-def test_expired_access_token_is_renewed_with_the_refresh_token(person, expire_access):
+def test_expired_access_token_is_renewed_with_the_refresh_token(person, expire_access, end_grace):
     p = person()
     old_access, old_refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
     expire_access(old_access)
@@ -66,13 +75,14 @@ def test_expired_access_token_is_renewed_with_the_refresh_token(person, expire_a
     assert "authorization" in c.last.headers.get("access-control-expose-headers", "")
     # the new pair works on its own
     assert bare(c, new_access).ok("GET", ME)["userId"] == p.user_id
-    # the old refresh token was spent: presenting it again is refused and ends the whole family
+    # the old refresh token was spent: presenting it again (after the grace) is refused and ends the family
+    end_grace(old_refresh)
     replay = bare(c, old_access, old_refresh).get(ME)
     assert replay == NOT_LOGGED_IN
     assert bare(c, new_access, new_refresh).get(ME) == NOT_LOGGED_IN
 
 
-def test_refresh_token_endpoint_is_single_use(person):
+def test_refresh_token_endpoint_is_single_use(person, end_grace):
     p = person()
     refresh = p.client.headers["refreshAuthorization"]
     first = p.client.post("/api/base/base-user/refresh-token", json={"refreshToken": refresh})
@@ -80,6 +90,7 @@ def test_refresh_token_endpoint_is_single_use(person):
     pair = first["data"]
     assert p.client.last.headers["authorization"] == pair["authorization"]
     assert bare(p.client, pair["authorization"]).ok("GET", ME)["userId"] == p.user_id
+    end_grace(refresh)
     second = p.client.post("/api/base/base-user/refresh-token", json={"params": {"refreshToken": refresh}})
     assert second == NOT_LOGGED_IN
     # reuse revoked the family, including the pair the first refresh gave
@@ -90,6 +101,33 @@ def test_refresh_token_endpoint_is_single_use(person):
         )
         == NOT_LOGGED_IN
     )
+
+
+def test_requests_that_race_a_refresh_share_its_pair(person, expire_access):
+    """Two tabs renew with the same refresh token: the second one gets the first one's pair, not a
+    sign-out; both go on working."""
+    p = person()
+    old_access, old_refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
+    expire_access(old_access)
+    first, second = bare(p.client, old_access, old_refresh), bare(p.client, old_access, old_refresh)
+    assert first.get(ME)["code"] == 800
+    assert second.get(ME)["code"] == 800
+    pair = (first.last.headers["authorization"], first.last.headers["refresh-authorization"])
+    assert (second.last.headers["authorization"], second.last.headers["refresh-authorization"]) == pair
+    assert bare(p.client, pair[0]).ok("GET", ME)["userId"] == p.user_id
+    # the shared pair renews on as usual
+    renewed = p.client.post("/api/base/base-user/refresh-token", json={"refreshToken": pair[1]})
+    assert renewed["code"] == 800
+
+
+def test_no_grace_after_signing_out(person, expire_access):
+    p = person()
+    old_access, old_refresh = p.client.headers["authorization"], p.client.headers["refreshAuthorization"]
+    expire_access(old_access)
+    tab = bare(p.client, old_access, old_refresh)
+    assert tab.get(ME)["code"] == 800
+    assert bare(tab, tab.last.headers["authorization"]).ok("GET", "/api/base/base-user/logout") is None
+    assert bare(p.client, old_access, old_refresh).get(ME) == NOT_LOGGED_IN
 
 
 def test_refresh_replaces_the_old_access_token(person):
