@@ -157,6 +157,13 @@ def visible_menus(kernel: Kernel, su: SessionUser, system_code: str) -> list[Men
     return [m for m in menus if m.id in keep]
 
 
+def can_see(kernel: Kernel, su: SessionUser, menu_id: int) -> bool:
+    """Whether the menu is in the user's tree (granted, not hidden, its plugin enabled)."""
+    with unscoped():
+        system_code = session().execute(select(Menu.system_code).where(Menu.id == menu_id)).scalar()
+    return system_code is not None and any(m.id == menu_id for m in visible_menus(kernel, su, system_code))
+
+
 def menu_tree(kernel: Kernel, su: SessionUser, system_code: str) -> list[dict[str, Any]]:
     key = (su.tenant_id, system_code, su.roles, su.is_admin)
     cached = kernel.local.get(MENUS, key)

@@ -122,8 +122,10 @@ class MenuFetchIn(BaseModel):
 
 @router.post("/base-menu-fetch/find-list", body=MenuFetchIn)
 def menu_fetch(body: MenuFetchIn) -> list[dict[str, Any]]:
-    """Fetch entries of a menu."""
-    current_context().require_user()
+    """Fetch entries of a menu in the user's tree (none for any other menu)."""
+    su = current_context().require_user()
+    if not menus.can_see(kernel(), su, body.menuId):
+        return []
     with unscoped():
         rows = session().execute(select(MenuFetch).where(MenuFetch.menu_id == body.menuId)).scalars().all()
     return [{"menuFetchId": str(r.id), "fetchItemName": r.item_name, "fetchExpand": r.expand} for r in rows]

@@ -182,6 +182,15 @@ def test_menu_fetch_list(user_client, menu_ids):
     assert missing == {"code": 400, "msg": "menuId: required", "data": None}
 
 
+def test_menu_fetch_answers_only_menus_in_the_users_tree(person, menu_ids):
+    """A user without the role that grants the partner site sees no entries of it."""
+    outsider = person()
+    found = outsider.client.ok(
+        "POST", "/api/base/base-menu-fetch/find-list", json={"menuId": menu_ids["partner-site"]}
+    )
+    assert found == []
+
+
 def test_default_menu_set_read_cancel(staff, menu_ids):
     p = staff()
     mid = menu_ids["leave-request"]
