@@ -57,6 +57,16 @@ def _scope_to_tenant(state: ORMExecuteState) -> None:
     state.statement = state.statement.options(crit)
 
 
+@event.listens_for(TenantSession, "transient_to_pending")
+def _stamp_on_add(_session: Session, obj: Any) -> None:
+    """A new row belongs to the tenant current when it was added, not to whichever is current when the
+    session happens to flush."""
+    if isinstance(obj, TenantScoped) and getattr(obj, "tenant_id", None) is None:
+        tenant_id = current_context().tenant_id
+        if tenant_id is not None:
+            obj.tenant_id = tenant_id
+
+
 @event.listens_for(TenantSession, "before_flush")
 def _stamp_tenant(session: Session, _ctx: Any, _instances: Any) -> None:
     ctx = current_context()
