@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     routes += [
         Route("/api/openapi.json", openapi_endpoint),
         WebSocketRoute("/ws", make_ws_endpoint(kernel)),
-        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE"]),
+        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]),
         *web_routes(settings),
     ]
 

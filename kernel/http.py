@@ -49,7 +49,8 @@ def validation_message(kernel: Kernel, exc: ValidationError, locale: str) -> str
     """One translated sentence per failed field: the field's name and the rule it broke."""
     parts = []
     for err in exc.errors(include_url=False)[:5]:
-        field = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query")) or "-"
+        field = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query"))
+        field = field or kernel.i18n.t("validation.body", locale)
         etype = err.get("type", "")
         ctx = {k: v for k, v in (err.get("ctx") or {}).items() if isinstance(v, str | int | float)}
         if kernel.i18n.has(f"validation.{etype}"):

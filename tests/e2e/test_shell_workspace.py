@@ -145,3 +145,25 @@ def test_language_persists_across_reload(admin_page):
         page.get_by_test_id("language-switch").click()
         page.get_by_test_id(f"lang-{code}").click()
         expect(page.get_by_test_id("tab-/home")).to_have_text(home)
+
+
+def test_uploaded_avatar_shows_in_the_navbar_and_after_reload(page, live_server, tmp_path):
+    """The avatar is a platform file, served only with the session's headers: the shell fetches it and
+    shows it, instead of an <img> that would be refused."""
+    from PIL import Image
+
+    picture = tmp_path / "me.png"
+    Image.new("RGB", (64, 64), (32, 75, 227)).save(picture)
+    sign_in(page, live_server.url, "supervisor", "Super@123")
+    user_menu(page, "Personal centre", "/person-info")
+    page.get_by_test_id("person-info").locator("input[type=file]").set_input_files(str(picture))
+    expect(page.get_by_text("Avatar updated")).to_be_visible()
+    navbar_img = page.get_by_test_id("user-menu").locator("img")
+
+    def shows_picture() -> None:
+        expect(navbar_img).to_have_attribute("src", re.compile(r"^blob:"))
+        page.wait_for_function("img => img.complete && img.naturalWidth === 64", arg=navbar_img.element_handle())
+
+    shows_picture()
+    page.reload()
+    shows_picture()

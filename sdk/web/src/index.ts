@@ -22,6 +22,7 @@ export {
   buildHeaders, handleNotLoggedIn, resetNotLoggedIn, stockMessage, isOpenRoute, RequestError, OPEN_ROUTES,
   SUCCESS_CODES, NOT_LOGGED_IN, type Envelope, type RequestOptions, type PageContext, type RequestConfig, type Notify,
 } from './request';
+export { useImageSrc, isPlatformFile } from './image';
 export { permissions, hasButton, useHasButton, type ButtonResource } from './permissions';
 export { definePlugin, acceptPlugin, PLUGIN_TAG, type PluginDefinition, type TaggedPlugin, type PluginRouteProps } from './plugin';
 export { SLOT_NAMES, type SlotName, type SlotComponents, type NavbarItemProps, type DrawerSlotProps, type HomeCardSlot } from './slots';

@@ -17,6 +17,7 @@ import { Logo } from '../components/Logo';
 import { useSlot, SlotOutlet } from '../plugins/Slots';
 import { ssoSignOutTarget, userMenuRules } from '../sso';
 import { menuTitle } from './titles';
+import { useAvatarSrc } from '../components/avatar';
 
 interface SystemItem {
   systemCode: string;
@@ -187,7 +188,7 @@ function UserMenu() {
   const user = useStore((s) => s.user);
   const name = user?.userFullName || session.profile.userFullName || '';
   const rules = userMenuRules(user);
-  const avatar = user?.userHeadImgUrl && user.userHeadImgUrl !== 'defaultImgUrl' ? user.userHeadImgUrl : undefined;
+  const avatar = useAvatarSrc(user);
   const items = [
     { key: 'home', icon: <HomeIcon />, label: t('user.home') },
     ...(rules.changePassword ? [{ key: 'password', icon: <LockIcon />, label: t('user.changePassword') }] : []),

@@ -4,6 +4,7 @@ import { CameraIcon, LockIcon } from '../icons';
 import { request, session, upload, useT, type UserInfo } from '@atrium/sdk';
 import { avatarText } from '../menus';
 import { store, useStore } from '../store';
+import { useAvatarSrc } from '../components/avatar';
 
 const FIELDS = ['userFullName', 'mobile', 'email', 'department'] as const;
 
@@ -15,7 +16,7 @@ export function PersonInfo() {
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
-  const avatar = user?.userHeadImgUrl && user.userHeadImgUrl !== 'defaultImgUrl' ? user.userHeadImgUrl : undefined;
+  const avatar = useAvatarSrc(user);
 
   const refresh = async () => {
     const fresh = await request<UserInfo>('base/base-user/get-login-user', { silent: true });
