@@ -82,6 +82,9 @@ def web_routes(settings: Settings) -> list[BaseRoute]:
     return routes
 
 
+ALL_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]
+
+
 def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None = None) -> Starlette:
     settings = settings or get_settings()
     kernel = Kernel(settings, extra_plugins)
@@ -107,7 +110,7 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     routes += [
         Route("/api/openapi.json", openapi_endpoint),
         WebSocketRoute("/ws", make_ws_endpoint(kernel)),
-        Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]),
+        Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         *web_routes(settings),
     ]
 

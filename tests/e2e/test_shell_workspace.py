@@ -162,7 +162,8 @@ def test_uploaded_avatar_shows_in_the_navbar_and_after_reload(page, live_server,
 
     def shows_picture() -> None:
         expect(navbar_img).to_have_attribute("src", re.compile(r"^blob:"))
-        page.wait_for_function("img => img.complete && img.naturalWidth === 64", arg=navbar_img.element_handle())
+        loaded = "img => img.complete && img.naturalWidth === 64"
+        page.wait_for_function(loaded, arg=navbar_img.element_handle())
 
     shows_picture()
     page.reload()
