@@ -268,10 +268,20 @@ def test_filter_widgets_change_the_data(rp: Page, live_server, ids) -> None:  # 
     def all_box() -> str:
         return select_all.evaluate("e => e.closest('.ant-checkbox').className")
 
+    dropdown = rp.locator(".ant-select-dropdown").filter(has=popup)
+    moving = re.compile(r"-(enter|leave)\b")
+
+    def settled() -> None:
+        """The dropdown is neither opening nor closing (a closing one still looks visible)."""
+        if dropdown.count():
+            expect(dropdown).not_to_have_class(moving)
+
     def open_select() -> None:
+        settled()
         if not popup.is_visible():
             rp.get_by_test_id("select-widget").click()
         expect(popup).to_be_visible()
+        settled()
 
     open_select()
     assert "indeterminate" not in all_box() and "checked" not in all_box()
