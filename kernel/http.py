@@ -80,7 +80,15 @@ async def read_payload(request: Request) -> Any:
     ctype = request.headers.get("content-type", "")
     if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
         form = await request.form()
-        return {k: v for k, v in form.items()}
+        fields: dict[str, Any] = {}
+        for key, value in form.multi_items():  # a repeated key is a list, as `keys=a&keys=b`
+            if key not in fields:
+                fields[key] = value
+            elif isinstance(fields[key], list):
+                fields[key].append(value)
+            else:
+                fields[key] = [fields[key], value]
+        return fields
     body = await request.body()
     if len(body) > MAX_JSON_BODY:
         raise BadRequest("error.body_too_large")

@@ -129,6 +129,10 @@ def test_form_encoded_bodies(client, user_client):
     assert feedback["code"] == 800
     refused = user_client.post(FEEDBACK, data={"ibeOutside": "weather"})
     assert refused == {"code": 400, "msg": "The reason is not one of the listed reasons", "data": None}
+    # a repeated key is a list
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    nums = user_client.post(NUM, content="keys=a&keys=b", headers=form)
+    assert nums["code"] == 800 and set(nums["data"]) == {"a", "b"}
 
 
 @pytest.mark.parametrize(
