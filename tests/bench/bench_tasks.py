@@ -27,10 +27,12 @@ def tick(key: str) -> None:
 
 
 def throughput(runner: Any) -> float:
+    from tests.bench import bench_tasks  # the task by its import name: a worker cannot import __main__
+
     key = f"atrium-bench-tasks:{secrets.token_hex(4)}"
     start = time.perf_counter()
     for _ in range(TASKS):
-        runner.submit(tick, key)
+        runner.submit(bench_tasks.tick, key)
     while int(_client.get(key) or 0) < TASKS:
         time.sleep(0.002)
     elapsed = time.perf_counter() - start
