@@ -41,6 +41,11 @@ class EnvelopeResponse(JSONResponse):
         return orjson.dumps(content, default=_default, option=orjson.OPT_NON_STR_KEYS)
 
 
+def encoded(value: Any) -> orjson.Fragment:
+    """`value` encoded once, for a cached answer that many requests send unchanged (the menu tree)."""
+    return orjson.Fragment(orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS))
+
+
 def envelope(code: int, msg: str, data: Any = None, headers: dict[str, str] | None = None) -> Response:
     return EnvelopeResponse({"code": code, "msg": msg, "data": data}, headers=headers)
 

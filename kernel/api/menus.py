@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from atrium.kernel import menus
 from atrium.kernel.api.deps import kernel
+from atrium.kernel.http import encoded
 from atrium.kernel.models import DEFAULT_SYSTEM, DefaultMenu, Menu, MenuFetch
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session
@@ -59,7 +60,12 @@ async def find_user_menus(query: SystemQuery) -> dict[str, Any]:
         data = await run_in_threadpool(k.run_in_session, _load, {"system_code": system})
         k.local.put("default-menu", default_key, data["defaultMenu"] or {})
         return cast(dict[str, Any], data)
-    return {"menus": tree, "defaultMenu": default or None}
+    json_key = ("json", *key)
+    tree_json = k.local.get(menus.MENUS, json_key)
+    if tree_json is None:
+        tree_json = encoded(tree)
+        k.local.put(menus.MENUS, json_key, tree_json)
+    return {"menus": tree_json, "defaultMenu": default or None}
 
 
 class KeywordQuery(BaseModel):
