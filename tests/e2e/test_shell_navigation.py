@@ -32,7 +32,10 @@ def open_partner(page):
         try:
             menu(page, "Partner site").click(timeout=5000)
             page.wait_for_url(re.compile(r"/third-view/\w+$"), timeout=5000)
-            return "/" + page.url.split("/", 3)[3]
+            path = "/" + page.url.split("/", 3)[3]
+            # its tab opens once the page has loaded; a click before that leaves the page without a tab
+            expect(page.get_by_test_id(f"tab-{path}")).to_be_visible()
+            return path
         except Exception:
             if attempt == 2:
                 raise
@@ -87,6 +90,7 @@ def test_tabs_close_others_close_all_and_middle_click(admin_page):
     frame_path = open_partner(page)
     menu(page, "Leave request").click()
     page.wait_for_url(re.compile("leave-request"))
+    expect(page.get_by_test_id("tab-/dynamic-form/render/leave-request")).to_be_visible()
     user_menu(page, "Personal centre", "/person-info")
     strip = page.get_by_test_id("tab-strip")
     expect(strip.get_by_role("tab")).to_have_count(4)
