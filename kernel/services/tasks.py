@@ -90,11 +90,6 @@ class _ThreadWorker(SimpleWorker):
         return None
 
 
-class _ProcessWorker(SimpleWorker):
-    """An RQ worker owning a process (`atrium worker`): jobs run in it, so the platform it started
-    (database pool, plugins) serves every job instead of a fresh fork for each."""
-
-
 class QueueTaskRunner:
     """Tasks in an RQ queue in Redis: they outlive the process that asked, and any server process's
     worker threads or an `atrium worker` process take them."""
@@ -142,8 +137,9 @@ class QueueTaskRunner:
 
     def work(self, burst: bool = False) -> bool:
         """Run a worker in the calling (main) thread until stopped by a signal, or the queue is empty
-        with `burst`; True when it ran any job."""
-        return bool(self._worker(_ProcessWorker).work(burst=burst, logging_level="INFO"))
+        with `burst`; True when it ran any job. Jobs run in this process (no fork per job), so the
+        platform it started (database pool, plugins) serves every one."""
+        return bool(self._worker(SimpleWorker).work(burst=burst, logging_level="INFO"))
 
     def shutdown(self) -> None:
         for worker in self._workers:

@@ -71,7 +71,7 @@ def _login(request: Request, body: LoginIn, kind: str) -> dict[str, Any]:
     if body.code or body.state or body.error:
         return service.finish(request, _params(body), kind)
     tenant = service.resolve_tenant(body.domainName, body.tenantId)
-    cfg, reg = service.config(tenant.id, body.provider, kind)
+    cfg, reg = service.config(tenant.tenant_id, body.provider, kind)
     return service.start(request, tenant, cfg, reg, "redirect", body.returnTo)
 
 
@@ -100,9 +100,9 @@ def other_url(request: Request, query: StartIn) -> dict[str, Any]:
     """Redirect-based sign-in: the address of the tenant's identity provider to send the browser to."""
     tenant = service.resolve_tenant(query.domainName, query.tenantId)
     if query.provider:
-        cfg, reg = service.config(tenant.id, query.provider)
+        cfg, reg = service.config(tenant.tenant_id, query.provider)
     else:
-        cfg, reg = service.config(tenant.id, "", "cloud")
+        cfg, reg = service.config(tenant.tenant_id, "", "cloud")
     return service.start(request, tenant, cfg, reg, "redirect", query.returnTo)
 
 
@@ -182,7 +182,7 @@ def send_sso_email(query: EmailCodeQuery) -> None:
 def login_types(query: Where) -> list[dict[str, Any]]:
     """The sign-in modes this plugin offers on a tenant's sign-in page (the kernel adds its own)."""
     tenant = service.resolve_tenant(query.domainName, query.tenantId)
-    return service.login_types(tenant.id)
+    return service.login_types(tenant.tenant_id)
 
 
 @router.post("/api/third/sso/start", public=True, body=StartIn)
@@ -190,7 +190,7 @@ def login_types(query: Where) -> list[dict[str, Any]]:
 def sso_start(request: Request, body: StartIn) -> dict[str, Any]:
     """Start a sign-in with any configured provider; answers the address to send the browser to."""
     tenant = service.resolve_tenant(body.domainName, body.tenantId)
-    cfg, reg = service.config(tenant.id, body.provider)
+    cfg, reg = service.config(tenant.tenant_id, body.provider)
     return service.start(request, tenant, cfg, reg, body.mode, body.returnTo)
 
 
@@ -234,11 +234,11 @@ def _code(value: str) -> str:
 
 def _workchat_info(kind: str, domain: str) -> dict[str, Any]:
     tenant = service.resolve_tenant(domain)
-    cfg, reg = service.config(tenant.id, "", kind)
+    cfg, reg = service.config(tenant.tenant_id, "", kind)
     return {
         "provider": cfg.code,
         "name": cfg.name,
-        "tenantId": tenant.id,
+        "tenantId": tenant.tenant_id,
         **reg.provider.public_info(service.settings_of(cfg, reg)),
     }
 
@@ -255,7 +255,7 @@ def dingtalk_info(query: DomainQuery) -> dict[str, Any]:
 def dingtalk_qr(request: Request, query: DomainQuery) -> dict[str, Any]:
     """The DingTalk QR sign-in address for the tenant (state bound to this browser)."""
     tenant = service.resolve_tenant(query.tenantDomain)
-    cfg, reg = service.config(tenant.id, "", "dingtalk")
+    cfg, reg = service.config(tenant.tenant_id, "", "dingtalk")
     return service.start(request, tenant, cfg, reg, "qr", query.returnTo)
 
 
@@ -302,7 +302,7 @@ class WeComUrlQuery(DomainQuery):
 def wecom_login_url(request: Request, query: WeComUrlQuery) -> dict[str, Any]:
     """The WeCom sign-in address: in the app (OAuth) or by QR code; state bound to this browser."""
     tenant = service.resolve_tenant(query.tenantDomain)
-    cfg, reg = service.config(tenant.id, "", "wecom")
+    cfg, reg = service.config(tenant.tenant_id, "", "wecom")
     return service.start(request, tenant, cfg, reg, query.mode, query.returnTo)
 
 

@@ -22,7 +22,7 @@ from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest
 from atrium.sdk.services import services
-from atrium.sdk.types import PLUGIN_ID
+from atrium.sdk.types import PLUGIN_ID, TenantInfo
 
 log = structlog.get_logger("atrium.sso")
 PLUGIN = "sso"
@@ -40,13 +40,6 @@ class Registered:
     @property
     def kind(self) -> str:
         return str(self.provider.kind)
-
-
-@dataclass(frozen=True)
-class Tenant:
-    id: int
-    name: str
-    domain: str
 
 
 def fail(exc: ProviderError) -> AtriumError:
@@ -159,14 +152,14 @@ def host_of(domain: str) -> str:
     return value.split("/")[0].split(":")[0]
 
 
-def resolve_tenant(domain: str = "", tenant_id: int | None = None) -> Tenant:
+def resolve_tenant(domain: str = "", tenant_id: int | None = None) -> TenantInfo:
     if tenant_id is None and not domain.strip():
         raise BadRequest("sso:tenant_required")
     host = host_of(domain) if tenant_id is None else ""
     found = services().directory.tenant(tenant_id, host)
     if found is None or not services().is_enabled(found.tenant_id, PLUGIN):
         raise BadRequest("sso:unknown_domain", domain=domain or tenant_id)
-    return Tenant(found.tenant_id, found.name, found.domain)
+    return found
 
 
 def is_member(user_id: int, tenant_id: int) -> bool:
@@ -254,7 +247,7 @@ def safe_return(path: str) -> str:
 
 def start(
     request: Request | None,
-    tenant: Tenant,
+    tenant: TenantInfo,
     cfg: SsoConfig,
     reg: Registered,
     mode: str = "redirect",
@@ -268,7 +261,7 @@ def start(
     redirect = cfg.redirect_uri or f"{origin(request)}{route}"
     if cfg.kind in ("dingtalk", "wecom") and mode == "qr":
         redirect += ("&" if "?" in redirect else "?") + urlencode({"via": cfg.kind})
-    req = flow.begin(request, tenant.id, cfg.code, cfg.kind, redirect, mode, safe_return(return_to))
+    req = flow.begin(request, tenant.tenant_id, cfg.code, cfg.kind, redirect, mode, safe_return(return_to))
     started = reg.provider.start(settings, req)
     flow.remember(req.state, dict(getattr(started, "data", {}) or {}))
     return {"url": started.url, "provider": cfg.code, "type": cfg.kind, "mode": mode}
@@ -284,7 +277,7 @@ def finish(request: Request | None, params: dict[str, str], kind: str | None = N
     if error:
         raise ProviderError("provider_refused", detail=(params.get("error_description") or error)[:120])
     tenant = resolve_tenant(tenant_id=record.tenant_id)
-    cfg, reg = config(tenant.id, record.provider)
+    cfg, reg = config(tenant.tenant_id, record.provider)
     identity = reg.provider.callback(settings_of(cfg, reg), params, record.state)
     return sign_in(request, tenant, cfg, reg, identity, record.return_to)
 
@@ -310,7 +303,7 @@ def _links(tenant_id: int, provider: str, subject: str) -> SsoIdentity | None:
 
 def sign_in(
     request: Request | None,
-    tenant: Tenant,
+    tenant: TenantInfo,
     cfg: SsoConfig,
     reg: Registered,
     identity: ProviderIdentity,
@@ -318,8 +311,8 @@ def sign_in(
 ) -> dict[str, Any]:
     if not identity.subject:
         raise ProviderError("no_subject")
-    link = _links(tenant.id, cfg.code, identity.subject)
-    if link is not None and not is_member(link.user_id, tenant.id):
+    link = _links(tenant.tenant_id, cfg.code, identity.subject)
+    if link is not None and not is_member(link.user_id, tenant.tenant_id):
         link = None
     if link is None:
         link = _unknown(request, tenant, cfg, identity, return_to)
@@ -327,7 +320,7 @@ def sign_in(
 
 
 def _unknown(
-    request: Request | None, tenant: Tenant, cfg: SsoConfig, identity: ProviderIdentity, return_to: str
+    request: Request | None, tenant: TenantInfo, cfg: SsoConfig, identity: ProviderIdentity, return_to: str
 ) -> SsoIdentity:
     """An identity linked to no user: refused, created, or offered to be linked by a verified code."""
     if cfg.on_unknown == "create":
@@ -335,23 +328,23 @@ def _unknown(
         user_id = services().identity.create_user(
             _account_for(cfg, identity),
             (identity.name or identity.subject)[:64],
-            tenant.id,
+            tenant.tenant_id,
             email=identity.email[:128],
             mobile=identity.mobile[:32],
             portal_type="sso",
             sso_type=str(getattr(reg.provider, "sso_type", "") or cfg.kind),
         )
-        with tenant_scope(tenant.id):
+        with tenant_scope(tenant.tenant_id):
             link = SsoIdentity(provider=cfg.code, subject=identity.subject, user_id=user_id, owns_user=True)
             session().add(link)
             session().flush()
-        log.info("sso user created", provider=cfg.code, tenant=tenant.id, user=user_id)
+        log.info("sso user created", provider=cfg.code, tenant=tenant.tenant_id, user=user_id)
         return link
     if cfg.on_unknown == "verify":
         ticket = flow.new_ticket(
             request,
             {
-                "tenant": tenant.id,
+                "tenant": tenant.tenant_id,
                 "provider": cfg.code,
                 "subject": identity.subject,
                 "name": identity.name,
@@ -364,13 +357,13 @@ def _unknown(
             code=LINK_NEEDED,
             data={"bindTicket": ticket, "name": identity.name, "provider": cfg.code},
         )
-    log.info("sso identity not linked", provider=cfg.code, tenant=tenant.id)
+    log.info("sso identity not linked", provider=cfg.code, tenant=tenant.tenant_id)
     raise AtriumError("sso:unlinked", code=UNLINKED)
 
 
 def _session_for(
     request: Request | None,
-    tenant: Tenant,
+    tenant: TenantInfo,
     cfg: SsoConfig,
     reg: Registered,
     identity: ProviderIdentity,
@@ -388,18 +381,18 @@ def _session_for(
         url_logout = None
     sso_type = str(getattr(provider, "sso_type", "") or cfg.kind)
     url_login = f"{home}{'/third-login' if cfg.kind in ('dingtalk', 'wecom') else '/sso/login'}?" + urlencode(
-        {"provider": cfg.code, "tenantId": tenant.id}
+        {"provider": cfg.code, "tenantId": tenant.tenant_id}
     )
     profile = (
         {"portal_type": "sso", "sso_type": sso_type, "url_logout": url_logout or ""} if link.owns_user else {}
     )
-    with tenant_scope(tenant.id):
+    with tenant_scope(tenant.tenant_id):
         link.last_login_at = utcnow()
         link.display_name = identity.name[:128]
         link.email = identity.email[:255]
         session().flush()
     try:
-        answer = services().identity.sign_in(link.user_id, tenant.id, None, **profile)
+        answer = services().identity.sign_in(link.user_id, tenant.tenant_id, None, **profile)
     except AtriumError as exc:
         if exc.code in (UNLINKED, 404):  # disabled account or membership
             raise AtriumError("sso:user_disabled", code=UNLINKED) from exc
@@ -436,14 +429,14 @@ def refresh(
     identity = reg.provider.refresh(
         settings_of(cfg, reg), SsoTokens(access_token=sso_token, refresh_token=sso_refresh)
     )
-    link = _links(tenant.id, cfg.code, identity.subject)
-    if link is None or not is_member(link.user_id, tenant.id):
+    link = _links(tenant.tenant_id, cfg.code, identity.subject)
+    if link is None or not is_member(link.user_id, tenant.tenant_id):
         raise AtriumError("sso:unlinked", code=UNLINKED)
     return _session_for(request, tenant, cfg, reg, identity, link, "")
 
 
-def _token_config(tenant: Tenant, provider: str) -> tuple[SsoConfig, Registered]:
-    for cfg, reg in configs(tenant.id):
+def _token_config(tenant: TenantInfo, provider: str) -> tuple[SsoConfig, Registered]:
+    for cfg, reg in configs(tenant.tenant_id):
         if getattr(reg.provider, "hands_tokens", False) and (not provider or cfg.code == provider):
             return cfg, reg
     raise BadRequest("sso:provider_not_configured", provider=provider or "cloud")
@@ -472,27 +465,27 @@ def bind(request: Request | None, ticket: str, channel: str, target: str, code: 
     codes.check(ticket, channel, target, code)
     record = flow.take_ticket(request, ticket)
     tenant = resolve_tenant(tenant_id=int(record["tenant"]))
-    cfg, reg = config(tenant.id, record["provider"])
-    users = services().directory.members_with_contact(tenant.id, channel, target)
+    cfg, reg = config(tenant.tenant_id, record["provider"])
+    users = services().directory.members_with_contact(tenant.tenant_id, channel, target)
     if len(users) != 1:
         raise AtriumError("sso:unlinked", code=UNLINKED)
-    if _links(tenant.id, cfg.code, record["subject"]) is None:
-        with tenant_scope(tenant.id):
+    if _links(tenant.tenant_id, cfg.code, record["subject"]) is None:
+        with tenant_scope(tenant.tenant_id):
             session().add(SsoIdentity(provider=cfg.code, subject=record["subject"], user_id=users[0]))
             session().flush()
     identity = ProviderIdentity(
         subject=record["subject"], name=record.get("name") or "", email=record.get("email") or ""
     )
-    link = _links(tenant.id, cfg.code, record["subject"])
+    link = _links(tenant.tenant_id, cfg.code, record["subject"])
     assert link is not None
     return _session_for(request, tenant, cfg, reg, identity, link, record.get("return") or "")
 
 
-def find_by_corp(kind: str, corp_id: str, domain: str = "") -> tuple[Tenant, SsoConfig, Registered]:
+def find_by_corp(kind: str, corp_id: str, domain: str = "") -> tuple[TenantInfo, SsoConfig, Registered]:
     """The tenant whose DingTalk or WeCom configuration has this corp id (narrowed by the domain if given)."""
     if not corp_id or len(corp_id) > 128:
         raise BadRequest("sso:unknown_corp")
-    wanted = resolve_tenant(domain).id if domain else None
+    wanted = resolve_tenant(domain).tenant_id if domain else None
     with unscoped():
         rows = (
             session()
@@ -511,7 +504,7 @@ def find_by_corp(kind: str, corp_id: str, domain: str = "") -> tuple[Tenant, Sso
             tenant = resolve_tenant(tenant_id=row.tenant_id)
         except AtriumError:
             continue
-        for cfg, reg in configs(tenant.id, kind):
+        for cfg, reg in configs(tenant.tenant_id, kind):
             if cfg.code == row.code:
                 return tenant, cfg, reg
     raise BadRequest("sso:unknown_corp")

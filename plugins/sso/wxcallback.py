@@ -34,12 +34,12 @@ def handle(method: str, params: dict[str, str], body: bytes) -> str:
     message = wxmsg.parse(wxmsg.decrypt(aes, encrypted, corp_id))
     event, change = message.get("Event", ""), message.get("ChangeType", "")
     if event == "change_contact" and change == "delete_user" and message.get("UserID"):
-        with tenant_scope(tenant.id):
+        with tenant_scope(tenant.tenant_id):
             session().execute(
                 delete(SsoIdentity).where(
                     SsoIdentity.provider == cfg.code, SsoIdentity.subject == message["UserID"]
                 )
             )
-        log.info("wecom member deleted: identity unlinked", tenant=tenant.id, provider=cfg.code)
-    services().emit("wecom_message", tenant_id=tenant.id, event=event, change=change)
+        log.info("wecom member deleted: identity unlinked", tenant=tenant.tenant_id, provider=cfg.code)
+    services().emit("wecom_message", tenant_id=tenant.tenant_id, event=event, change=change)
     return "success"
