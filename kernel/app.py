@@ -22,6 +22,7 @@ from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
 from atrium.kernel.routing import ExactPathRouter
 from atrium.kernel.runtime import Kernel
+from atrium.kernel.security_headers import SecurityHeadersMiddleware
 from atrium.kernel.websocket import make_ws_endpoint
 from atrium.sdk.context import current_context
 from atrium.sdk.routing import Router, RouteSpec
@@ -125,7 +126,10 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     configure_logging(settings.log_json)
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel)],
+        middleware=[
+            Middleware(SecurityHeadersMiddleware),
+            Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel),
+        ],
         lifespan=lifespan,
     )
     app.router = ExactPathRouter(routes, lifespan=lifespan)
