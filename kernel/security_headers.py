@@ -58,7 +58,9 @@ def _html_headers(frame_ancestors: list[str]) -> dict[str, str]:
     ).headers)
 
 
-API_HEADERS = dict(secure.Secure(xcto=secure.XContentTypeOptions(), cache=secure.CacheControl().no_store()).headers)
+API_HEADERS = dict(
+    secure.Secure(xcto=secure.XContentTypeOptions(), cache=secure.CacheControl().no_store()).headers
+)
 STATIC_HEADERS = dict(secure.Secure(xcto=secure.XContentTypeOptions()).headers)
 DEFAULT_HTML_HEADERS = _html_headers(["'self'"])
 
