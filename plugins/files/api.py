@@ -130,7 +130,7 @@ def serve_file(name: str, query: FileQuery) -> Response:
     with tenant_scope(tenant):
         att = service.by_stored_name(name)
         path, chunks = service.open_stream(att)
-    download = query.dl == "1" or att.content_type not in service.INLINE_TYPES
+    download = query.dl == "1" or att.content_type not in service.RASTER_TYPES
     filename = query.fn or att.source_name
     quoted = urllib.parse.quote(filename, safe="")
     ascii_name = filename.encode("ascii", "replace").decode().replace('"', "_").replace("?", "_")

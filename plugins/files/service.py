@@ -60,6 +60,8 @@ SAFE_TYPES = {
 }
 #: types a browser may show inline (they cannot run script once sanitised and served with nosniff + CSP)
 INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"}
+# Shown in the browser when opened; anything else (SVG included: it can carry script) is a download.
+RASTER_TYPES = INLINE_TYPES - {"image/svg+xml"}
 
 
 # -- storing ---------------------------------------------------------------------------------------------

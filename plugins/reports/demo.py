@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from atrium.plugins.reports import datasets, demo_rows, links, viewdef
+from atrium.plugins.reports import datasets, demo_rows, filters, links, viewdef
 from atrium.plugins.reports.fields import dataease_name, default_role
 from atrium.plugins.reports.models import (
     ChartView,
@@ -69,7 +69,7 @@ def load_tenant(tenant_id: int, n: int, seed: int) -> dict[str, Any]:
     table = demo_rows.sales_table(name)
     conn = db.connection()
     table.create(bind=conn, checkfirst=True)
-    rows = demo_rows.sales_rows(n, seed)
+    rows = demo_rows.sales_rows(n, seed, end=filters.today())
     for i in range(0, len(rows), 5000):
         conn.execute(table.insert(), rows[i : i + 5000])
     datasets.own_table(name)
@@ -590,7 +590,14 @@ def _gallery(name: str, ds: str, f: dict[str, str], render: str, kinds: tuple[st
         elif kind == "radar":
             kw = {"x": [ax(f["region"])], "y": [ax(f["amount"], "sum"), ax(f["profit"], "sum")]}
         elif kind in ("gauge", "gauge-percentage", "liquid"):
-            kw = {"y": [ax(f["profit"], "sum")]}
+            # measured against a profit target of 20 million (the maximum of gauges and liquid)
+            kw = {
+                "y": [ax(f["profit"], "sum", valueFormat={"formatType": "number", "decimalNumber": 2})],
+                "custom_attr": {
+                    "color": {"alpha": 100},
+                    "size": {"gaugeMax": 20_000_000, "liquidMax": 20_000_000},
+                },
+            }
         elif kind == "scatter":
             kw = {
                 "x": [ax(f["product"])],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -64,11 +64,16 @@ COLUMN_TYPES = {
 
 
 def sales_rows(
-    n: int = 20_000, seed: int = 20240101, start: datetime = datetime(2023, 1, 1), days: int = 731
+    n: int = 20_000, seed: int = 20240101, end: date | None = None, days: int = 731
 ) -> list[dict[str, Any]]:
-    """`n` order lines over `days` days from `start`: date, region, province, city, category, product,
-    channel, quantity, amount, profit, lat, lng. Amounts have two decimals."""
+    """`n` order lines over the `days` days up to `end` (today by default): date, region, province, city,
+    category, product, channel, quantity, amount, profit, lat, lng. Amounts have two decimals.
+
+    The first `days` lines fall one on each day, newest first, so every dynamic date range (today, this
+    month, this year on 1 January...) finds orders whatever day the demo is loaded."""
     rnd = random.Random(seed)
+    last = end or date.today()
+    start = datetime(last.year, last.month, last.day) - timedelta(days=days - 1)
     places = [
         (r, p, c, ll) for r, provs in GEO.items() for p, cities in provs.items() for c, ll in cities.items()
     ]
@@ -82,9 +87,8 @@ def sales_rows(
         discount = rnd.choice((0.0, 0.0, 0.05, 0.1, 0.2))
         amount = round(qty * price * (1 - discount), 2)
         margin = rnd.uniform(-0.08, 0.32)
-        day = start + timedelta(
-            days=rnd.randrange(days), hours=rnd.randrange(8, 21), minutes=rnd.randrange(60)
-        )
+        offset = days - 1 - i if i < days else rnd.randrange(days)
+        day = start + timedelta(days=offset, hours=rnd.randrange(8, 21), minutes=rnd.randrange(60))
         out.append(
             {
                 "id": i + 1,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from atrium.plugins.reports import demo, extract, sources, transfer_hookup
@@ -62,7 +63,8 @@ def atrium_scheduled_jobs() -> list[JobSpec]:
             id="extract-sync",
             func=extract.run_due,
             trigger="interval",
-            trigger_args={"seconds": report_settings().sync_check_seconds},
+            # the first check runs at start, so a freshly loaded demo's extract is ready at once
+            trigger_args={"seconds": report_settings().sync_check_seconds, "next_run_time": datetime.now()},
         )
     ]
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 from tests.reports import reference as ref
+from tests.reports.conftest import LAST_YEAR as Y
 from tests.reports.conftest import calc, data
 
 
@@ -114,7 +115,7 @@ def test_quarter_and_stack(acme, admin_client, sales):
     assert len(d["datas"]) == len(expected)
 
 
-def test_date_split_pattern(acme, admin_client):
+def test_date_split_pattern(acme, admin_client, sales):
     f = acme.fields
     answer = calc(
         admin_client,
@@ -126,7 +127,8 @@ def test_date_split_pattern(acme, admin_client):
             resultCount=3,
         ),
     )
-    assert answer["data"]["x"] == ["2023/01/01", "2023/01/02", "2023/01/03"]
+    first = min(r["order_date"] for r in sales).date()
+    assert answer["data"]["x"] == [(first + timedelta(days=i)).strftime("%Y/%m/%d") for i in range(3)]
 
 
 def test_result_count_limits_groups(acme, admin_client, sales):
@@ -168,12 +170,12 @@ def _filtered(acme, client, filters):
         (
             "between",
             "order_date",
-            ["2024-02-01", "2024-02-29"],
-            lambda r: datetime(2024, 2, 1) <= r["order_date"] < datetime(2024, 3, 1),
+            [f"{Y}-03-01", f"{Y}-03-31"],
+            lambda r: datetime(Y, 3, 1) <= r["order_date"] < datetime(Y, 4, 1),
         ),
-        ("eq", "order_date", ["2023-07-04"], lambda r: r["order_date"].date().isoformat() == "2023-07-04"),
-        ("ge", "order_date", ["2024-12-01 12:00:00"], lambda r: r["order_date"] >= datetime(2024, 12, 1, 12)),
-        ("le", "order_date", ["2023-01-15"], lambda r: r["order_date"] < datetime(2023, 1, 16)),
+        ("eq", "order_date", [f"{Y}-07-04"], lambda r: r["order_date"].date().isoformat() == f"{Y}-07-04"),
+        ("ge", "order_date", [f"{Y}-12-01 12:00:00"], lambda r: r["order_date"] >= datetime(Y, 12, 1, 12)),
+        ("le", "order_date", [f"{Y}-01-15"], lambda r: r["order_date"] < datetime(Y, 1, 16)),
     ],
 )
 def test_filter_operators(acme, admin_client, sales, op, field, value, pred):
@@ -187,14 +189,14 @@ def test_filter_operators(acme, admin_client, sales, op, field, value, pred):
 
 
 def test_epoch_millisecond_dates(acme, admin_client, sales):
-    start = int(datetime(2024, 5, 1).timestamp() * 1000)
-    end = int(datetime(2024, 5, 31).timestamp() * 1000)
+    start = int(datetime(Y, 5, 1).timestamp() * 1000)
+    end = int(datetime(Y, 5, 31).timestamp() * 1000)
     count, _ = _filtered(
         acme,
         admin_client,
         [{"fieldId": acme.fields["order_date"], "operator": "between", "value": [start, end]}],
     )
-    assert count == sum(1 for r in sales if datetime(2024, 5, 1) <= r["order_date"] < datetime(2024, 6, 1))
+    assert count == sum(1 for r in sales if datetime(Y, 5, 1) <= r["order_date"] < datetime(Y, 6, 1))
 
 
 def test_filters_combine_and_apply_only_to_their_views(acme, admin_client, sales):

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from atrium.plugins.reports import demo, extract
 from atrium.sdk.context import unscoped
 from tests.reports import reference as ref
+from tests.reports.conftest import LAST_YEAR as Y
 from tests.reports.conftest import calc
 
 
@@ -73,7 +74,7 @@ def test_extract_answers_match_the_rows(acme, admin_client, sales, synced):
             ],
         ),
         filter=[
-            {"fieldId": f["order_date"], "operator": "between", "value": ["2024-01-01", "2024-06-30"]},
+            {"fieldId": f["order_date"], "operator": "between", "value": [f"{Y}-01-01", f"{Y}-06-30"]},
             {"fieldId": f["channel"], "operator": "in", "value": ["线上", "分销"]},
             {"fieldId": f["product"], "operator": "like", "value": ["机"]},
         ],
@@ -81,7 +82,7 @@ def test_extract_answers_match_the_rows(acme, admin_client, sales, synced):
 
     def where(r: dict) -> bool:
         return (
-            datetime(2024, 1, 1) <= r["order_date"] < datetime(2024, 7, 1)
+            datetime(Y, 1, 1) <= r["order_date"] < datetime(Y, 7, 1)
             and r["channel"] in ("线上", "分销")
             and "机" in r["product"]
         )
