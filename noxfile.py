@@ -22,6 +22,9 @@ CHROMIUM = "/usr/bin/chromium"
 # A real browser on a shared two-core runner sometimes misses a frame: a failing browser test runs
 # again (at most twice, each rerun reported) before it counts as failed.
 BROWSER_RERUNS = ("--reruns", "2", "--reruns-delay", "1")
+# The Python suite runs in one worker per core (pytest-xdist); each worker has its own app, database
+# schema and Redis prefix. The browser tests keep one server and one browser, in order.
+PARALLEL = ("-n", "auto")
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -78,10 +81,10 @@ def tests(session: nox.Session) -> None:
         session.run("npm", "test", "--silent", external=True)
     sqlite_env = {"ATRIUM_TEST_DATABASE_URL": "", "ATRIUM_TEST_REDIS_URL": ""}
     quiet = ("-q", "-p", "no:logging")
-    session.run("pytest", *quiet, "--ignore=tests/e2e", *session.posargs, env=sqlite_env)
+    session.run("pytest", *quiet, *PARALLEL, "--ignore=tests/e2e", *session.posargs, env=sqlite_env)
     session.run("pytest", *quiet, *BROWSER_RERUNS, "tests/e2e", *session.posargs, env=sqlite_env)
     if os.environ.get("ATRIUM_TEST_DATABASE_URL"):
-        session.run("pytest", *quiet, "--ignore=tests/e2e", *session.posargs)
+        session.run("pytest", *quiet, *PARALLEL, "--ignore=tests/e2e", *session.posargs)
 
 
 @nox.session

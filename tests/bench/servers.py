@@ -140,6 +140,19 @@ def _ms(text: str) -> float:
     return float(m.group(1)) * _UNITS[m.group(2)]
 
 
+def latency_percentile(out: str, percent: str) -> str:
+    """A value of wrk's "Latency Distribution" block. Only that block is read: the thread statistics above
+    it end their "+/- Stdev" column in a percent too (e.g. "71.99%"), which a looser match mistook for p99."""
+    block = out.split("Latency Distribution", 1)[1] if "Latency Distribution" in out else ""
+    for line in block.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[0].endswith("%"):
+            break
+        if parts[0] == percent:
+            return parts[1]
+    raise ValueError(f"wrk printed no {percent} latency:\n{out}")
+
+
 def wrk(
     url: str,
     headers: dict[str, str] | None = None,
@@ -155,8 +168,7 @@ def wrk(
         cmd += ["-H", f"{k}: {v}"]
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p50, p99 = (_ms(latency_percentile(out, p)) for p in ("50%", "99%"))
     if "Non-2xx" in out or "Socket errors" in out:
         print(out)
     return Load(rps, p50, p99)
