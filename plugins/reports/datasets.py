@@ -30,6 +30,7 @@ from atrium.plugins.reports.fields import (
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, OwnedTable
 from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.sqlguard import check_read_only
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, Forbidden, NotFound
@@ -225,6 +226,8 @@ def check_definition(datasource_id: str | None, kind: str, table_name: str, sql_
             raise NotFound("reports:dataset.table_not_found", table=table_name[:64])
     elif not datasource_id and not user.is_super_admin:
         raise Forbidden("reports:dataset.platform_sql")
+    if kind == "sql":
+        check_read_only(sql_text or "")
     if datasource_id:
         get_datasource(datasource_id)
 
