@@ -189,6 +189,27 @@ def atrium_login_types(tenant_id: int | None) -> list[dict[str, Any]]:
 
 
 @hookspec
+def atrium_knowledge_articles(tenant_id: int, locale: str) -> list[dict[str, Any]]:
+    """Return a tenant's articles for the help plugin's knowledge chat to search.
+
+    Called by the help plugin when it (re)builds a tenant's retrieval index (after its documents change,
+    and at most every five minutes while articles are offered).
+
+    :param tenant_id: the tenant whose index is built.
+    :param locale: the language the index serves (``zh-cn``, ``en-us``, ...).
+    :return: ``[{"id": ..., "title": ..., "content": "<p>HTML or text</p>", "url": ..., "locale": ...}]``;
+        all results are joined. Content is sanitised before it is indexed.
+
+    Example::
+
+        @hookimpl
+        def atrium_knowledge_articles(tenant_id, locale):
+            return [{"id": a.id, "title": a.title, "content": a.body, "url": f"/knowledge-details?id={a.id}"}
+                    for a in published_articles(tenant_id, locale)]
+    """
+
+
+@hookspec
 def atrium_demo_data(tenants: dict[str, int]) -> None:
     """Load the plugin's demo content.
 
@@ -316,4 +337,56 @@ def atrium_menu_numbers(keys: list[str], ctx: RequestContext) -> dict[str, int]:
         @hookimpl
         def atrium_menu_numbers(keys, ctx):
             return {"unreadMessages": count_unread(ctx.user)} if "unreadMessages" in keys else {}
+    """
+
+
+# -------------------------------------------------------------------------
+# Forms in processes (the forms plugin answers, a process plugin asks)
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_process_forms(tenant_id: int) -> list[dict[str, Any]]:
+    """Return the published forms a process may use as its start form or as a task form.
+
+    Called by a process plugin while a process is designed (to offer forms) and started (to show one).
+    A plugin that keeps forms (``forms``) answers; neither plugin imports the other.
+
+    :param tenant_id: the tenant whose forms are asked for.
+    :return: entries ``{"formId", "code", "name", "version", "schema", "uiSchema"}`` (``name`` per locale);
+        all results are joined.
+
+    Example::
+
+        @hookimpl
+        def atrium_process_forms(tenant_id):
+            return [{"formId": "7", "code": "leave-request", "name": {"en-us": "Leave"}, "version": 2,
+                     "schema": {...}, "uiSchema": {}}]
+    """
+
+
+@hookspec(firstresult=True)
+def atrium_process_form_submit(
+    tenant_id: int, form_code: str, data: dict[str, Any], user_id: int | None, process: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Validate and store the data a user filled into a process's start or task form.
+
+    Called by a process plugin inside its request (database session open) when a start form or a task
+    form is submitted. The forms plugin validates ``data`` against the form's published schema and stores
+    a submission; data that breaks the schema is not stored and the answer carries the field-level
+    messages (in the request's language) instead.
+
+    :param tenant_id: the tenant the process runs in.
+    :param form_code: the form's code (``diy_code``) or id.
+    :param data: the filled values; unknown fields are dropped.
+    :param user_id: the user who filled the form, or None for a system step.
+    :param process: where the form was filled, e.g. ``{"processId": "p1", "taskId": "t3", "kind": "start"}``.
+    :return: the first answer: ``{"submissionId", "version", "data"}`` (the stored, cleaned data), or
+        ``{"errors": [{"field", "message"}]}`` when the data is refused, or None when no plugin keeps forms.
+
+    Example::
+
+        @hookimpl
+        def atrium_process_form_submit(tenant_id, form_code, data, user_id, process):
+            return {"submissionId": "42", "version": 3, "data": data}
     """

@@ -15,6 +15,8 @@ export interface DrawerSlotProps {
   onClose: () => void;
   /** Title of the active page (help drawers use it). */
   pageTitle: string;
+  /** `panel`: drawn in the chat side panel (6 of 24 columns) rather than the help drawer. */
+  variant?: 'drawer' | 'panel';
 }
 
 export interface HomeCardSlot {

@@ -1,0 +1,179 @@
+"""The forms service's HTTP API (`/api/form`): design, publish, render, submissions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from atrium.plugins.forms import service
+from atrium.sdk.routing import Router
+
+router = Router("/api/form")
+
+Code = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")]
+Ref = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Names = dict[
+    Annotated[str, StringConstraints(max_length=8)], Annotated[str, StringConstraints(max_length=100)]
+]
+
+
+class DesignIn(BaseModel):
+    formId: int | None = Field(default=None, description="absent: a new form")
+    code: Code = Field(description="the code the form is published under (`diy_code`)")
+    name: Names = Field(min_length=1, max_length=5, description="name per locale")
+    description: Annotated[str, StringConstraints(max_length=500)] = ""
+    schema_: dict[str, Any] = Field(alias="schema", description="the form's JSON Schema")
+    uiSchema: dict[str, Any] = Field(default_factory=dict)
+    layouts: dict[str, Any] = Field(default_factory=dict, description="layout_code to its column layout")
+    allowEdit: bool = False
+
+
+class PublishIn(BaseModel):
+    formId: Ref
+    version: int | None = Field(default=None, ge=1, description="absent: the latest version")
+
+
+class FormRefIn(BaseModel):
+    formId: Ref
+
+
+class FormListIn(BaseModel):
+    keyword: Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)] = ""
+    pageNum: int = Field(default=1, ge=1)
+    pageSize: int = Field(default=20, ge=1, le=200)
+    published: bool = False
+
+
+class DetailQuery(BaseModel):
+    formId: Ref
+    version: int | None = Field(default=None, ge=1)
+
+
+class RenderQuery(BaseModel):
+    layoutId: Annotated[str, StringConstraints(max_length=64)] = ""
+
+
+@router.post("/design/save", permission="admin", body=DesignIn)
+def design_save(body: DesignIn) -> dict[str, Any]:
+    """Save a new version of a form (administrators); a schema that is not valid JSON Schema is refused."""
+    design = service.Design(
+        code=body.code,
+        name=dict(body.name),
+        schema=body.schema_,
+        ui_schema=body.uiSchema,
+        layouts=body.layouts,
+        description=body.description,
+        allow_edit=body.allowEdit,
+    )
+    return service.save_design(design, body.formId)
+
+
+@router.post("/design/publish", permission="admin", body=PublishIn)
+def design_publish(body: PublishIn) -> dict[str, Any]:
+    """Publish a version under the form's code: menus and links render it from now on."""
+    return service.publish(body.formId, body.version)
+
+
+@router.post("/design/unpublish", permission="admin", body=FormRefIn)
+def design_unpublish(body: FormRefIn) -> dict[str, Any]:
+    """Withdraw the published version (submissions are kept)."""
+    return service.unpublish(body.formId)
+
+
+@router.post("/design/delete", permission="admin", body=FormRefIn)
+def design_delete(body: FormRefIn) -> None:
+    """Delete a form with its versions and submissions."""
+    service.delete_form(body.formId)
+
+
+@router.post("/design/list", body=FormListIn)
+def design_list(body: FormListIn) -> dict[str, Any]:
+    """The tenant's forms, searched by code or name and paged."""
+    return service.list_forms(body.keyword, body.pageNum, body.pageSize, body.published)
+
+
+@router.get("/design/detail", permission="admin", query=DetailQuery)
+def design_detail(query: DetailQuery) -> dict[str, Any]:
+    """A version of a form (the latest without `version`) for the designer and the preview."""
+    return service.design_detail(query.formId, query.version)
+
+
+@router.get("/render/{formId}", query=RenderQuery)
+def render(formId: str, query: RenderQuery) -> dict[str, Any]:  # noqa: N803
+    """The published version of a form by code or id, with the layout named by `layoutId`."""
+    return service.render(formId[:64], query.layoutId)
+
+
+@router.get("/count")
+def count() -> dict[str, int]:
+    """How many forms the tenant has, how many are published, how many submissions (home card)."""
+    return service.count_forms()
+
+
+class SubmitIn(BaseModel):
+    formId: Ref = Field(description="the form's code or id; its published version is filled")
+    data: dict[str, Any]
+    draft: bool = False
+
+
+class UpdateIn(BaseModel):
+    submissionId: int = Field(ge=1)
+    data: dict[str, Any]
+    draft: bool = False
+
+
+class SubmissionListIn(BaseModel):
+    formId: Ref
+    keyword: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] = ""
+    filters: dict[Annotated[str, StringConstraints(max_length=64)], Any] = Field(
+        default_factory=dict, max_length=20
+    )
+    status: Literal["", "draft", "submitted"] = ""
+    mine: bool = False
+    pageNum: int = Field(default=1, ge=1)
+    pageSize: int = Field(default=20, ge=1, le=200)
+
+
+class IdQuery(BaseModel):
+    submissionId: int = Field(ge=1)
+
+
+class IdsIn(BaseModel):
+    ids: list[int] = Field(min_length=1, max_length=500)
+
+
+@router.post("/submission/save", body=SubmitIn)
+def submission_save(body: SubmitIn) -> dict[str, Any]:
+    """Submit (or save as a draft) a filled form, checked against the published schema; unknown fields go."""
+    return service.submit(body.formId, body.data, body.draft)
+
+
+@router.post("/submission/update", body=UpdateIn)
+def submission_update(body: UpdateIn) -> dict[str, Any]:
+    """Edit a submission against the schema version it was made with, where allowed."""
+    return service.update_submission(body.submissionId, body.data, body.draft)
+
+
+@router.post("/submission/list", body=SubmissionListIn)
+def submission_list(body: SubmissionListIn) -> dict[str, Any]:
+    """A form's submissions (everyone's for administrators, one's own otherwise), searched and paged."""
+    q = service.ListQuery(
+        keyword=body.keyword,
+        filters={k: str(v) for k, v in body.filters.items()},
+        status=body.status,
+        mine=body.mine,
+    )
+    return service.list_submissions(body.formId, q, body.pageNum, body.pageSize)
+
+
+@router.get("/submission/detail", query=IdQuery)
+def submission_detail(query: IdQuery) -> dict[str, Any]:
+    """One submission with the schema version it was made against."""
+    return service.submission_detail(query.submissionId)
+
+
+@router.post("/submission/delete", body=IdsIn)
+def submission_delete(body: IdsIn) -> dict[str, int]:
+    """Delete submissions (administrators; authors their drafts)."""
+    return {"deleted": service.delete_submissions(body.ids)}

@@ -1,0 +1,256 @@
+"""The form definition is one JSON Schema: checking a design, compiling validators, cleaning and checking
+submitted data, turning errors into field-level messages in the request's language.
+
+Conventions on top of JSON Schema (keywords a validator ignores):
+
+- ``x-kind`` on a property: text, textarea, number, select, radio, checkbox, date, daterange, user, member,
+  file, image, table, section, divider (section and divider carry no data);
+- ``x-i18n``: the label per locale (``title`` is the fallback);
+- ``x-dict``: the dictionary type a select or radio takes its options from;
+- ``x-visibleIf``: ``{"field": "other", "value": v}``: the field is shown (and kept) only when ``other``
+  equals ``v`` (or contains it, for a list); required-when-visible is an ``allOf`` ``if``/``then`` rule.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import SchemaError, ValidationError
+
+from atrium.sdk import BadRequest, current_context
+from atrium.sdk.services import services
+
+FIELD_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+NO_DATA_KINDS = frozenset({"section", "divider"})
+MAX_SUBMISSION_BYTES = 1_000_000
+MAX_TABLE_ROWS = 10_000
+MAX_SCHEMA_BYTES = 512_000
+MAX_FIELDS = 300
+MAX_FILES = 20
+IMAGE_TYPES = frozenset({"jpg", "jpeg", "png"})
+IMAGE_MAX_BYTES = 2 * 1024 * 1024
+IMAGE_MAX_COUNT = 5
+FILE_MAX_BYTES = 100 * 1024 * 1024
+
+_FORMATS = FormatChecker()
+
+
+def label(schema: dict[str, Any], key: str, locale: str | None = None) -> str:
+    """A field's label in the request's language (``x-i18n``, then ``title``, then its key)."""
+    prop = schema.get("properties", {}).get(key)
+    if not isinstance(prop, dict):
+        return key
+    loc = locale or current_context().locale
+    names = prop.get("x-i18n") if isinstance(prop.get("x-i18n"), dict) else {}
+    return str(names.get(loc) or prop.get("title") or names.get("en-us") or key)
+
+
+def data_fields(schema: dict[str, Any]) -> list[str]:
+    """The keys of the top-level properties that carry data, in schema order."""
+    return [
+        k
+        for k, p in schema.get("properties", {}).items()
+        if isinstance(p, dict) and p.get("x-kind") not in NO_DATA_KINDS
+    ]
+
+
+def check_design(schema: Any) -> dict[str, Any]:
+    """Refuse a design that is not a valid JSON Schema object form; answers it unchanged."""
+    if not isinstance(schema, dict):
+        raise BadRequest("forms:schema.not_object")
+    if len(orjson.dumps(schema)) > MAX_SCHEMA_BYTES:
+        raise BadRequest("forms:schema.too_large", limit=MAX_SCHEMA_BYTES // 1000)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.path) or "/"
+        raise BadRequest("forms:schema.invalid", where=where, reason=exc.message[:200]) from exc
+    props = schema.get("properties")
+    if schema.get("type") != "object" or not isinstance(props, dict) or not props:
+        raise BadRequest("forms:schema.not_object")
+    if len(props) > MAX_FIELDS:
+        raise BadRequest("forms:schema.too_many_fields", limit=MAX_FIELDS)
+    for key in props:
+        if not FIELD_KEY.match(key):
+            raise BadRequest("forms:schema.bad_key", key=key[:80])
+    return schema
+
+
+class _Validators:
+    """Compiled validators by version row id (a saved version never changes)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.items: OrderedDict[int, Draft202012Validator] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, version_id: int, schema: dict[str, Any]) -> Draft202012Validator:
+        with self.lock:
+            found = self.items.get(version_id)
+            if found is not None:
+                self.items.move_to_end(version_id)
+                return found
+        validator = Draft202012Validator(schema, format_checker=_FORMATS)
+        with self.lock:
+            self.items[version_id] = validator
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return validator
+
+
+validators = _Validators()
+
+
+def _visible(prop: dict[str, Any], data: dict[str, Any]) -> bool:
+    rule = prop.get("x-visibleIf")
+    if not isinstance(rule, dict) or "field" not in rule:
+        return True
+    other = data.get(str(rule["field"]))
+    want = rule.get("value")
+    if isinstance(other, list):
+        return want in other
+    return bool(other == want)
+
+
+def clean(schema: dict[str, Any], data: Any) -> dict[str, Any]:
+    """Unknown fields dropped (top level and sub-table rows), hidden and no-data fields dropped."""
+    if not isinstance(data, dict):
+        raise BadRequest("forms:submission.not_object")
+    if len(orjson.dumps(data)) > MAX_SUBMISSION_BYTES:
+        raise BadRequest("forms:submission.too_large", limit=MAX_SUBMISSION_BYTES // 1000)
+    props: dict[str, Any] = schema.get("properties", {})
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        prop = props.get(key)
+        if not isinstance(prop, dict) or prop.get("x-kind") in NO_DATA_KINDS:
+            continue
+        if isinstance(value, list) and prop.get("x-kind") == "table":
+            if len(value) > MAX_TABLE_ROWS:
+                raise BadRequest(
+                    "forms:submission.too_many_rows", field=label(schema, key), limit=MAX_TABLE_ROWS
+                )
+            row_props = (prop.get("items") or {}).get("properties") or {}
+            if row_props:
+                value = [
+                    {k: v for k, v in row.items() if k in row_props} if isinstance(row, dict) else row
+                    for row in value
+                ]
+        out[key] = value
+    for key in list(out):
+        if not _visible(props[key], out):
+            del out[key]
+    _check_files(schema, out)
+    return out
+
+
+def _check_files(schema: dict[str, Any], data: dict[str, Any]) -> None:
+    """The upload rules: images are JPEG or PNG, at most 2 MB and 5 per field; other files at most 100 MB."""
+    props = schema.get("properties", {})
+    for key, value in data.items():
+        kind = props[key].get("x-kind")
+        if kind not in ("file", "image") or not isinstance(value, list):
+            continue
+        name = label(schema, key)
+        limit = IMAGE_MAX_COUNT if kind == "image" else MAX_FILES
+        if len(value) > limit:
+            raise BadRequest("forms:file.too_many", field=name, limit=limit)
+        for item in value:
+            if not isinstance(item, dict):
+                continue
+            fname = str(item.get("name") or "")
+            size = item.get("size")
+            ext = fname.rsplit(".", 1)[-1].lower() if "." in fname else ""
+            if kind == "image" and ext not in IMAGE_TYPES:
+                raise BadRequest("forms:file.image_type", field=name)
+            max_bytes = IMAGE_MAX_BYTES if kind == "image" else FILE_MAX_BYTES
+            if isinstance(size, int | float) and size > max_bytes:
+                raise BadRequest("forms:file.too_big", field=name, limit=max_bytes // (1024 * 1024))
+
+
+def _field_of(schema: dict[str, Any], error: ValidationError) -> str:
+    path = [str(p) for p in error.absolute_path]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        missing = re.match(r"'(.+?)' is a required property", error.message)
+        if missing:
+            path.append(missing.group(1))
+    return path[0] if path else ""
+
+
+def _message(schema: dict[str, Any], error: ValidationError, field: str) -> str:
+    t = services().t
+    name = label(schema, field) if field else t("forms:v.form")
+    kind = str(error.validator)
+    limit = error.validator_value if isinstance(error.validator_value, int | float | str) else ""
+    inner = [str(p) for p in error.absolute_path][1:]
+    if inner and error.validator != "required":
+        name = f"{name} ({' / '.join(inner)})"
+    key = f"forms:v.{kind}" if kind in MESSAGES else "forms:v.invalid"
+    return t(key, field=name, limit=limit)
+
+
+MESSAGES = frozenset(
+    {
+        "required",
+        "type",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "pattern",
+        "enum",
+        "const",
+        "format",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+    }
+)
+
+
+def errors_of(
+    validator: Draft202012Validator, schema: dict[str, Any], data: dict[str, Any]
+) -> list[dict[str, str]]:
+    """Every failed rule as ``{field, message}`` (the first per field), in the request's language."""
+    found: dict[str, str] = {}
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        field = _field_of(schema, error)
+        if field not in found:
+            found[field] = _message(schema, error, field)
+    return [{"field": f, "message": m} for f, m in found.items()]
+
+
+def check(validator: Draft202012Validator, schema: dict[str, Any], data: dict[str, Any]) -> None:
+    """Raise a 400 with the field-level messages when ``data`` breaks the schema."""
+    if validator.is_valid(data):
+        return
+    errors = errors_of(validator, schema, data)
+    raise BadRequest(
+        "forms:submission.invalid",
+        data={"errors": errors},
+        detail="; ".join(e["message"] for e in errors[:5]),
+    )
+
+
+def index_text(value: Any) -> str | None:
+    """The searchable text of a value (None: not indexed): scalars, lists of scalars, picked people, files."""
+    if value is None or isinstance(value, dict | list) and not value:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return str(value)[:200]
+    if isinstance(value, dict):
+        text = value.get("name") or value.get("label") or value.get("id")
+        return None if text is None else str(text)[:200]
+    if isinstance(value, list):
+        parts = [index_text(v) for v in value if not isinstance(v, list)]
+        joined = ",".join(p for p in parts if p)
+        return joined[:200] or None
+    return None

@@ -1,0 +1,181 @@
+"""The thin coupling to the transfer plugin: submissions export through its asynchronous export (source
+``api/form/submission/exportData``) and each published form is an import target ``form-<code>``.
+
+When the transfer plugin is not installed nothing is registered and forms work on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime
+from typing import Any
+
+import structlog
+from sqlalchemy import select
+
+from atrium.plugins.forms import schema as fs
+from atrium.plugins.forms import service
+from atrium.plugins.forms.models import Form, FormVersion
+from atrium.sdk import AtriumError
+from atrium.sdk.context import current_context, unscoped
+from atrium.sdk.db import session
+from atrium.sdk.services import services
+
+log = structlog.get_logger("atrium.forms.transfer")
+EXPORT_URL = "api/form/submission/exportData"
+TYPES = {"number": "float", "integer": "int", "boolean": "bool"}
+
+
+def _transfer() -> Any:
+    try:
+        import atrium.plugins.transfer as transfer
+    except ImportError:
+        return None
+    return transfer
+
+
+def _query(params: dict[str, Any]) -> tuple[Form, service.ListQuery]:
+    inner = params.get("params") if isinstance(params.get("params"), dict) else params
+    form = service.get_form(str(inner.get("formId") or inner.get("formCode") or ""))
+    filters = inner.get("filters") if isinstance(inner.get("filters"), dict) else {}
+    q = service.ListQuery(
+        keyword=str(inner.get("keyword") or ""),
+        filters={k: str(v) for k, v in filters.items()},
+        status=str(inner.get("status") or ""),
+    )
+    return form, q
+
+
+def export_columns(form: Form) -> list[tuple[str, str]]:
+    row = service.get_version(form, form.published_version or form.latest_version)
+    cols = [
+        (k, fs.label(row.schema, k))
+        for k in fs.data_fields(row.schema)
+        if row.schema["properties"][k].get("x-kind") != "table"
+    ]
+    return [*cols, ("_createdBy", "createdBy"), ("_createdAt", "createdAt"), ("_status", "status")]
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, list | dict):
+        return fs.index_text(value) or ""
+    return value
+
+
+def register() -> bool:
+    transfer = _transfer()
+    if transfer is None:
+        log.info("transfer plugin not installed: no form export or import")
+        return False
+
+    def columns(req: Any) -> list[Any]:
+        form, _ = _query(req.params)
+        return [transfer.ExportColumn(key=k, title=t) for k, t in export_columns(form)]
+
+    def rows(req: Any) -> Iterator[dict[str, Any]]:
+        form, q = _query(req.params)
+        for sub in service.iter_submissions(form, q, req.user):
+            out = {k: _cell(v) for k, v in sub.data.items()}
+            out.update(
+                _createdBy=sub.created_by_name,
+                _createdAt=sub.created_at.isoformat(sep=" ", timespec="seconds"),
+                _status=sub.status,
+            )
+            yield out
+
+    def count(req: Any) -> int:
+        form, q = _query(req.params)
+        return service.count_submissions(form, q, req.user)
+
+    transfer.register_export_source(
+        transfer.ExportSource(
+            url=EXPORT_URL,
+            name={"zh-cn": "表单数据", "en-us": "Form submissions"},
+            rows=rows,
+            count=count,
+            columns=columns,
+        )
+    )
+    with unscoped(), services().db():
+        try:
+            found = (
+                session()
+                .execute(
+                    select(Form, FormVersion).join(
+                        FormVersion,
+                        (FormVersion.form_id == Form.id) & (FormVersion.version == Form.published_version),
+                    )
+                )
+                .all()
+            )
+        except Exception:  # tables not created yet (first start before `atrium db upgrade`)
+            log.info("form tables not ready: import targets registered when forms are published")
+            found = []
+        for form, row in found:
+            register_form(form, row)
+    return True
+
+
+def _convert(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.date().isoformat() if value.time() == datetime.min.time() else value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def register_form(form: Form, row: FormVersion) -> None:
+    """Register (or replace) the import target of a published form: its scalar fields as columns."""
+    transfer = _transfer()
+    if transfer is None:
+        return
+    schema = row.schema
+    required = set(schema.get("required") or [])
+    fields = []
+    for key in fs.data_fields(schema):
+        prop = schema["properties"][key]
+        ptype = prop.get("type")
+        if ptype not in ("string", "number", "integer", "boolean"):
+            continue
+        kind = "date" if prop.get("format") == "date" else TYPES.get(str(ptype), "str")
+        labels = {"zh-cn": prop.get("title") or key, **(prop.get("x-i18n") or {})}
+        fields.append(
+            transfer.ImportField(
+                key,
+                labels,
+                type=kind,
+                required=key in required,
+                max_length=prop.get("maxLength"),
+                aliases=(key,),
+            )
+        )
+    code = form.code
+
+    version_id = row.id
+
+    def prepare(data: dict[str, Any]) -> dict[str, Any]:
+        return fs.clean(schema, {k: _convert(v) for k, v in data.items() if v is not None})
+
+    def validate_row(data: dict[str, Any]) -> str | None:
+        """Checked against the schema published when the target was registered (no database here)."""
+        try:
+            cleaned = prepare(data)
+        except AtriumError as exc:
+            return services().t(exc.key, **exc.params)
+        errors = fs.errors_of(fs.validators.get(version_id, schema), schema, cleaned)
+        return "; ".join(e["message"] for e in errors) or None
+
+    def write(rows: list[dict[str, Any]]) -> None:
+        found, current = service.published(code)
+        service.bulk_store(found, current, [prepare(r) for r in rows], current_context().user)
+
+    names = form.name or {}
+    transfer.register_import_target(
+        transfer.ImportTarget(
+            code=f"form-{code}",
+            name={k: f"{v}" for k, v in names.items()} or code,
+            fields=fields,
+            write=write,
+            validate_row=validate_row,
+        )
+    )

@@ -1,0 +1,195 @@
+"""The forms plugin in Chromium: an administrator designs and publishes a form, it is filled from its link
+and from the Leave request menu (browser and server messages on the fields), the submission is found in the
+list by search, the list exports to Excel; the screens at desktop and phone widths in Chinese and English."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import openpyxl
+import pytest
+from conftest import shot, sign_in
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+#: the first look at a page waits for the plugin's remote to load, which is slow on a busy machine
+LOAD = 30000
+SCREENS = Path("/tmp/atrium-forms-screens")
+
+
+def field(page, key: str):  # type: ignore[no-untyped-def]
+    return page.get_by_test_id(f"field-{key}")
+
+
+def pick(page, key: str, option: str) -> None:  # type: ignore[no-untyped-def]
+    field(page, key).locator(".ant-select").click()
+    page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)").get_by_title(option).click()
+
+
+def pick_today_range(page, key: str) -> None:  # type: ignore[no-untyped-def]
+    field(page, key).locator(".ant-picker").click()
+    today = page.locator(".ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-cell-today")
+    today.first.click()
+    today.first.click()
+
+
+def design(page, base: str, code: str) -> None:  # type: ignore[no-untyped-def]
+    """Designs a trip form (destination, nights 1 to 30, transport) and publishes it under ``code``."""
+    page.goto(base + "/form-design")
+    page.get_by_test_id("design-new").click(timeout=LOAD)
+    page.get_by_test_id("design-code").fill(code)
+    page.get_by_test_id("design-name").fill("Trip request")
+    page.get_by_test_id("add-text").click()
+    page.get_by_test_id("label-0").fill("Destination")
+    page.get_by_test_id("required-0").check()
+    page.get_by_test_id("add-number").click()
+    page.get_by_test_id("label-1").fill("Nights")
+    page.get_by_test_id("min-1").fill("1")
+    page.get_by_test_id("max-1").fill("30")
+    page.get_by_test_id("add-select").click()
+    page.get_by_test_id("label-2").fill("Transport")
+    page.get_by_test_id("options-2").fill("Train,Plane")
+    page.get_by_test_id("required-2").check()
+    expect(page.get_by_test_id("design-field-2")).to_contain_text("Select")
+    page.get_by_test_id("design-save").click()
+    expect(page.get_by_text("Version 1 saved")).to_be_visible()
+    shot(page, "forms-01-designer")
+    page.get_by_test_id("design-publish").click()
+    expect(page.get_by_text("Version 2 published")).to_be_visible()
+
+
+def test_design_publish_fill_search_and_export(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    design(page, base, "trip-e2e")
+
+    # the published form opens by its code; the browser checks required fields and ranges first
+    page.goto(base + "/dynamic-form/render/trip-e2e")
+    form = page.get_by_test_id("schema-form")
+    expect(form).to_be_visible(timeout=LOAD)
+    expect(page.get_by_test_id("tab-/dynamic-form/render/trip-e2e")).to_be_visible()
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "text1")).to_contain_text("Destination is required")
+    expect(field(page, "select3")).to_contain_text("Transport is required")
+    field(page, "text1").locator("input").fill("Lisbon")
+    field(page, "number2").locator("input").fill("40")
+    pick(page, "select3", "Train")
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "number2")).to_contain_text("Nights must be at most 30")
+
+    # meanwhile the administrator publishes a stricter version: the server's message lands on the field
+    other = page.context.new_page()
+    other.goto(base + "/form-design")
+    other.locator("tr", has_text="trip-e2e").get_by_role("button", name="Edit").click(timeout=LOAD)
+    expect(other.get_by_test_id("label-1")).to_have_value("Nights")
+    other.get_by_test_id("max-1").fill("14")
+    other.get_by_test_id("design-publish").click()
+    expect(other.get_by_text("Version 3 published")).to_be_visible()
+    other.close()
+
+    field(page, "number2").locator("input").fill("20")
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "number2")).to_contain_text("Nights must be at most 14")
+    expect(field(page, "text1")).not_to_contain_text("required")
+    shot(page, "forms-02-server-message")
+    field(page, "number2").locator("input").fill("5")
+    page.get_by_test_id("form-submit").click()
+    expect(page.get_by_text("Submitted", exact=True)).to_be_visible()
+    expect(field(page, "text1").locator("input")).to_have_value("")
+
+    # the list: found by a search on any field, with the choice shown by its label
+    page.get_by_role("button", name="Submissions").click()
+    page.wait_for_url(re.compile(r"/dynamic-form/render/trip-e2e/submissions$"))
+    table = page.get_by_test_id("submission-table")
+    search = page.locator("[data-testid=form-search] input, input[data-testid=form-search]")
+    expect(table.locator("tbody tr", has_text="Lisbon")).to_have_count(1, timeout=LOAD)
+    search.fill("nowhere-at-all")
+    search.press("Enter")
+    expect(table).to_contain_text("No data")
+    search.fill("Lisb")
+    search.press("Enter")
+    row = table.locator("tbody tr", has_text="Lisbon")
+    expect(row).to_contain_text("Train")
+    expect(row).to_contain_text("5")
+    shot(page, "forms-03-list")
+
+    # export: the asynchronous export runs and the workbook holds the row
+    with page.expect_download(timeout=60000) as info:
+        page.get_by_test_id("form-export").click()
+    sheet = openpyxl.load_workbook(io.BytesIO(Path(info.value.path()).read_bytes())).active
+    cells = [str(c) for r in sheet.iter_rows(values_only=True) for c in r if c is not None]
+    assert "Destination" in cells and "Lisbon" in cells
+    expect(page.get_by_text("Export finished")).to_be_visible()
+    assert page.page_errors == []
+
+
+def test_leave_request_from_the_menu(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    page.get_by_test_id("sidebar").get_by_text("Workbench", exact=True).click()
+    page.get_by_test_id("sidebar").get_by_text("Leave request", exact=True).click()
+    page.wait_for_url(re.compile(r"/dynamic-form/render/leave-request\?layoutId=L1$"))
+    expect(page.get_by_test_id("tab-/dynamic-form/render/leave-request")).to_be_visible()
+    expect(field(page, "applicant")).to_be_visible(timeout=LOAD)
+    # layout L1 puts two fields in a row
+    applicant = field(page, "applicant").bounding_box()
+    leave_type = field(page, "leaveType").bounding_box()
+    assert applicant and leave_type and abs(applicant["y"] - leave_type["y"]) < 2
+    field(page, "applicant").locator("input").fill("Menu User")
+    pick(page, "leaveType", "Sick")
+    # the doctor's note shows only for sick leave, and is then required
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "doctorNote")).to_contain_text("Doctor's note no. is required")
+    expect(field(page, "days")).to_contain_text("Days is required")
+    field(page, "days").locator("input").fill("2")
+    pick_today_range(page, "period")
+    field(page, "doctorNote").locator("input").fill("DN-900")
+    page.get_by_test_id("form-submit").click()
+    expect(page.get_by_text("Submitted", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Submissions").click()
+    table = page.get_by_test_id("submission-table")
+    expect(table.locator("tbody tr", has_text="Menu User")).to_contain_text("Sick", timeout=LOAD)
+    assert page.page_errors == []
+
+
+RAW_KEY = re.compile(r"\b(web|forms|menu)\.[a-zA-Z]+\b")
+
+
+@pytest.mark.parametrize("locale", ["zh-cn", "en-us"])
+@pytest.mark.parametrize("width", [1440, 390])
+def test_screens_at_each_width_and_language(browser, live_server, locale: str, width: int) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    ctx.add_cookies([{"name": "language", "value": locale, "url": base}])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15000)
+    try:
+        page.goto(base + "/login")
+        page.locator("#account").fill("admin")
+        page.locator("#password").fill("Admin@123")
+        page.locator("#agree").check()
+        page.locator("button[type=submit]").click()
+        page.wait_for_url("**/home")
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        title = "请假申请" if locale == "zh-cn" else "Leave request"
+        for name, path, ready in [
+            ("designer", "/form-design", "leave-request"),
+            ("render", "/dynamic-form/render/leave-request?layoutId=L1", title),
+            ("list", "/dynamic-form/render/leave-request/submissions", "acme demo request 8"),
+        ]:
+            page.goto(base + path)
+            main = page.locator(".at-page")
+            expect(main).to_contain_text(ready, timeout=LOAD)
+            page.screenshot(path=str(SCREENS / f"{name}-{locale}-{width}.png"))
+            text = main.inner_text()
+            assert not RAW_KEY.search(text), f"{name}: untranslated text {RAW_KEY.search(text)}"
+            # nothing wider than the window: wide tables scroll inside their own box
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{name} is {overflow}px wider than the window"
+        assert errors == []
+    finally:
+        ctx.close()

@@ -1,0 +1,65 @@
+import { request } from '@atrium/sdk';
+
+export type Json = Record<string, any>;
+
+export interface FormInfo {
+  formId: string;
+  code: string;
+  name: Record<string, string>;
+  title: string;
+  latestVersion: number;
+  publishedVersion: number | null;
+  allowEdit: boolean;
+  updatedAt: string;
+}
+
+export interface FormVersion extends FormInfo {
+  version: number;
+  schema: Json;
+  uiSchema: Json;
+  layouts: Record<string, { columns?: number }>;
+  layout?: { columns?: number } | null;
+  versions?: { version: number; createdAt: string }[];
+}
+
+export interface SubmissionRow {
+  submissionId: string;
+  formId: string;
+  version: number;
+  status: 'draft' | 'submitted';
+  data: Json;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+}
+
+export const formsApi = {
+  list: (keyword = '', pageNum = 1, pageSize = 20) => request<Page<FormInfo>>('form/design/list', { data: { keyword, pageNum, pageSize } }),
+  detail: (formId: string, version?: number) => request<FormVersion>('form/design/detail', { params: { formId, version } }),
+  save: (body: Json) => request<FormInfo & { version: number }>('form/design/save', { data: body }),
+  publish: (formId: string, version?: number) => request<FormInfo>('form/design/publish', { data: { formId, version } }),
+  remove: (formId: string) => request<null>('form/design/delete', { data: { formId } }),
+  render: (code: string, layoutId = '') => request<FormVersion>(`form/render/${encodeURIComponent(code)}`, { params: { layoutId } }),
+  count: () => request<{ forms: number; published: number; submissions: number }>('form/count'),
+  submit: (formId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/save', { data: { formId, data, draft }, silent: true }),
+  update: (submissionId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/update', { data: { submissionId, data, draft }, silent: true }),
+  submissions: (body: Json) => request<Page<SubmissionRow>>('form/submission/list', { data: body }),
+  submission: (submissionId: string) => request<SubmissionRow & { schema: Json }>('form/submission/detail', { params: { submissionId } }),
+  removeSubmissions: (ids: number[]) => request<{ deleted: number }>('form/submission/delete', { data: { ids } }),
+};
+
+export const EXPORT_URL = 'api/form/submission/exportData';
+
+/** A field's label in the current locale (x-i18n, then title, then its key). */
+export function fieldLabel(prop: Json, key: string, locale: string): string {
+  return (prop?.['x-i18n'] || {})[locale] || prop?.title || (prop?.['x-i18n'] || {})['en-us'] || key;
+}
+
+export function formTitle(form: { name?: Record<string, string>; code?: string }, locale: string): string {
+  const n = form.name || {};
+  return n[locale] || n['zh-cn'] || n['en-us'] || Object.values(n)[0] || form.code || '';
+}

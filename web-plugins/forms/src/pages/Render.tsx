@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { App, Button, Card, Form, Result, Space, Spin } from 'antd';
+import { useT } from '@atrium/sdk';
+import { formsApi, formTitle, type FormVersion } from '../api';
+import { SchemaForm, showServerErrors, toData } from '../SchemaForm';
+
+/** `/dynamic-form/render/:formId?layoutId=`: fill the published version, save a draft or submit. */
+export function RenderPage() {
+  const t = useT('forms');
+  const { message } = App.useApp();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const code = decodeURIComponent(location.pathname.split('/').filter(Boolean)[2] || '');
+  const layoutId = new URLSearchParams(location.search).get('layoutId') || '';
+  const [form] = Form.useForm();
+  const [def, setDef] = useState<FormVersion | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [draftId, setDraftId] = useState<string | null>(null);
+  useEffect(() => {
+    formsApi.render(code, layoutId).then(setDef, (e) => setError(e.message));
+  }, [code, layoutId]);
+  if (error) return <Result status="404" title={error} />;
+  if (!def) return <Spin />;
+  const send = async (draft: boolean) => {
+    if (!draft) {
+      try {
+        await form.validateFields();
+      } catch {
+        return;
+      }
+    }
+    setBusy(true);
+    try {
+      const data = toData(def.schema, form.getFieldsValue(true));
+      const saved = draftId ? await formsApi.update(draftId, data, draft) : await formsApi.submit(def.code, data, draft);
+      if (draft) {
+        setDraftId(saved.submissionId);
+        message.success(t('web.draftSaved'));
+      } else {
+        setDraftId(null);
+        form.resetFields();
+        message.success(t('web.submitted'));
+      }
+    } catch (e: any) {
+      if (!showServerErrors(form, e)) message.error(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={formTitle(def, t.locale)} extra={<Button onClick={() => navigate(`/dynamic-form/render/${encodeURIComponent(def.code)}/submissions`)}>{t('web.mySubmissions')}</Button>}>
+      <SchemaForm schema={def.schema} form={form} columns={def.layout?.columns || 1} />
+      <Space>
+        <Button type="primary" loading={busy} onClick={() => send(false)} data-testid="form-submit">{t('web.submit')}</Button>
+        <Button loading={busy} onClick={() => send(true)}>{t('web.saveDraft')}</Button>
+      </Space>
+    </Card>
+  );
+}
