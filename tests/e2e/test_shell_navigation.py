@@ -45,7 +45,8 @@ def test_menus_build_dynamic_routes(admin_page):
     menu(page, "Leave request").click()
     page.wait_for_url(re.compile(r"/dynamic-form/render/leave-request\?layoutId=L1$"))
     # The forms plugin renders the published leave request form.
-    expect(page.get_by_test_id("schema-form").get_by_text("Applicant", exact=True)).to_be_visible(timeout=30000)
+    applicant = page.get_by_test_id("schema-form").get_by_text("Applicant", exact=True)
+    expect(applicant).to_be_visible(timeout=30000)
     expect(page.get_by_test_id("tab-/dynamic-form/render/leave-request")).to_be_visible()
 
 
