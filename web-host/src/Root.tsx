@@ -1,5 +1,5 @@
 import { Suspense, lazy, useEffect, useMemo, type ReactNode } from 'react';
-import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter, useNavigate } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import { configureRequest, session, useT } from '@atrium/sdk';
 import { useStore } from './store';
@@ -10,7 +10,6 @@ import { NotFound } from './pages/Errors';
 import { loadLayout } from './layout/load';
 import { FullPageSpin } from './Guard';
 import { ssoRoutes } from './sso';
-import { shellHistory } from './layout/routeTabs';
 
 // Pages that the first screen after sign-in does not need are downloaded when they open.
 const Login = lazy(() => import(/* webpackChunkName: "login" */ './pages/Login').then((m) => ({ default: m.Login })));
@@ -88,7 +87,7 @@ export function Root() {
   return (
     <ConfigProvider theme={theme} locale={locale}>
       <AntApp style={{ height: '100%' }}>
-        <HistoryRouter history={shellHistory}>
+        <BrowserRouter>
           <RequestBridge />
           <TitleSync />
           <Routes>
@@ -107,7 +106,7 @@ export function Root() {
               <Route path="*" element={<L><MainLayout /></L>} />
             </Route>
           </Routes>
-        </HistoryRouter>
+        </BrowserRouter>
       </AntApp>
     </ConfigProvider>
   );

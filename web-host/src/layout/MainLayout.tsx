@@ -1,9 +1,9 @@
-import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { App, Drawer } from 'antd';
 import {
-  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, permissions, setPageContext, tabKey,
-  useT, type ShellApi,
+  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, openTab, permissions, setPageContext, tabKey,
+  useT, type ShellApi, type TabView,
 } from '@atrium/sdk';
 import { loadMenus } from '../api';
 import { findMenu } from '../menus';
@@ -12,7 +12,6 @@ import { Navbar, NavTools } from './Navbar';
 import { Sidebar } from './Sidebar';
 import { TabStrip } from './TabStrip';
 import { locationOf, resolveContent, TabLocation } from './content';
-import { HOME_TAB, isMultiTagSearch, onNavigate, openRouteTab } from './routeTabs';
 import { menuTitle, tabTitle } from './titles';
 import { useDevice } from './useDevice';
 
@@ -26,6 +25,8 @@ const HelpDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialo
 const ChatPanel = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.ChatPanel })));
 import { useSlot, SlotOutlet } from '../plugins/Slots';
 import { isWorkChatBrowser } from '../sso';
+
+const HOME_TAB: TabView = { key: HOME_PATH, path: HOME_PATH, fullPath: HOME_PATH, title: 'home', affix: true };
 
 function isFullscreenQuery(search: string): boolean {
   const params = new URLSearchParams(search);
@@ -70,7 +71,7 @@ export function MainLayout() {
 
   const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || !!(window as any).ATRIUM_FULLSCREEN;
   const menu = findMenu(index, location.pathname);
-  const isMultiTag = isMultiTagSearch(location.search);
+  const isMultiTag = new URLSearchParams(location.search).get('isMultiTag') === 'true';
   const activeKey = tabKey(location.pathname, location.pathname + location.search, isMultiTag);
 
   // Fullscreen is switched off on route change.
@@ -90,13 +91,27 @@ export function MainLayout() {
     }
   }, [defaultMenu, location.pathname, navigate]);
 
-  // Tabs open as the address changes, before the page renders (see routeTabs); home is always present.
-  useLayoutEffect(() => onNavigate((loc) => openRouteTab(loc.pathname, loc.search)), []);
-
-  // The first page's tab, and its title once the menus are known.
+  // Tabs: opened on route change; home always present.
   useEffect(() => {
     const fullPath = location.pathname + location.search;
-    openRouteTab(location.pathname, location.search);
+    const noCache = location.pathname.startsWith('/dynamic-form/render/') || menu?.isCache === 0 || menu?.isCache === false;
+    const title = menu ? menuTitle(menu, 'zh-cn') : location.pathname;
+    const tab: TabView = {
+      key: activeKey,
+      path: location.pathname,
+      fullPath,
+      title,
+      enTitle: menu ? menuTitle(menu, 'en-us') : undefined,
+      menuId: menu?.menuId,
+      noCache,
+      isMultiTag,
+      affix: location.pathname === HOME_PATH,
+    };
+    store.set((s) => {
+      let next = s.tabs.some((x) => x.key === HOME_PATH) ? s.tabs : [HOME_TAB, ...s.tabs];
+      next = openTab(next, tab);
+      return { tabs: next };
+    });
     setPageContext({
       menuId: menu?.menuId,
       requestMenuUrl: menu?.menuUrl || location.pathname,
