@@ -19,6 +19,7 @@ nox.options.default_venv_backend = "none"
 nox.options.sessions = ["tests"]
 ROOT = Path(__file__).parent
 CHROMIUM = "/usr/bin/chromium"
+CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"  # Chinese labels in Chromium screenshots
 # A real browser on a shared two-core runner sometimes misses a frame: a failing browser test runs
 # again (at most twice, each rerun reported) before it counts as failed.
 BROWSER_RERUNS = ("--reruns", "2", "--reruns-delay", "1")
@@ -48,12 +49,14 @@ def build_web(session: nox.Session, force: bool = False) -> None:
 
 
 def ensure_chromium(session: nox.Session) -> None:
-    if Path(CHROMIUM).exists():
+    """Debian's Chromium and a Chinese font for the browser tests."""
+    missing = [pkg for pkg, path in (("chromium", CHROMIUM), ("fonts-wqy-microhei", CJK_FONT)) if not Path(path).exists()]
+    if not missing:
         return
     if shutil.which("apt-get") is None:
-        session.error("Chromium is needed for the browser tests: install Debian's chromium package")
+        session.error(f"Needed for the browser tests: install Debian's {' and '.join(missing)} package")
     session.run("apt-get", "update", "-qq", external=True)
-    session.run("apt-get", "install", "-y", "-qq", "chromium", external=True,
+    session.run("apt-get", "install", "-y", "-qq", *missing, external=True,
                 env={"DEBIAN_FRONTEND": "noninteractive"})
 
 

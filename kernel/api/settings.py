@@ -246,7 +246,14 @@ def audit_save(body: AuditIn) -> dict[str, str]:
     if row is None:
         row = AuditConfig(server_name=body.serverName, table_name=body.tableName)
         db.add(row)
+    before = None if row.id is None else {"tableAlias": row.table_alias, "enabled": row.enabled}
     row.table_alias = body.tableAlias
     row.enabled = body.enabled
     db.flush()
+    su = current_context().require_user()
+    kernel().emit(
+        "admin.audit", tenant_id=su.tenant_id, user_id=su.user_id, account=su.account,
+        action="audit_config.save", target=f"{body.serverName}:{body.tableName}", before=before,
+        after=body.model_dump(),
+    )
     return {"id": str(row.id)}

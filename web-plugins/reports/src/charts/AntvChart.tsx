@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
+import { g2plotTexts, type InspectedNode } from './inspect';
 
 /** A g2plot chart; the engine chunk loads with the first one. */
 export default function AntvChart({ view, data, build, onClick }: ChartProps) {
@@ -36,6 +37,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
       p.render();
       plot.current = p;
       (node as unknown as { __plot?: unknown }).__plot = p;
+      (node as InspectedNode).atriumChart = { engine: 'antv', option: () => p.options, texts: () => g2plotTexts(p, node) };
       node.dataset.rendered = '1';
     })().catch((err) => {
       node.dataset.error = String(err?.message || err);

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, type BuildContext } from './echartsOptions';
+import { echartsTexts, type InspectedNode } from './inspect';
 
 export interface ChartClick {
   dimensionList: DimensionRef[];
@@ -16,13 +17,18 @@ export interface ChartProps {
   onClick?: (click: ChartClick) => void;
 }
 
+const NO_SIZE: { width?: number; height?: number } = {};
+
 /** An echarts chart; the engine chunk loads with the first one. */
 export default function EchartsChart({ view, data, build, onClick }: ChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<any>(null);
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
-  const built = useMemo(() => buildEchartsOption(view, data, build), [view, data, build]);
+  // the size, in steps of 20 pixels, for what scales with the card (bubbles)
+  const [size, setSize] = useState<{ width?: number; height?: number }>(NO_SIZE);
+  const sized = view.type === 'scatter' ? size : NO_SIZE;
+  const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
   useEffect(() => {
     let alive = true;
@@ -38,6 +44,8 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
         chart.current = engine.init(node, undefined, { renderer: 'canvas' });
         // the instance on its node: browser tests find a point's pixel with convertToPixel
         (node as unknown as { __chart?: unknown }).__chart = chart.current;
+        const drawn = chart.current;
+        (node as InspectedNode).atriumChart = { engine: 'echarts', option: () => drawn.getOption(), texts: () => echartsTexts(drawn) };
         chart.current.on('click', (p: any) => {
           const d = p?.data || {};
           const ev = p?.event?.event as MouseEvent | undefined;
@@ -65,7 +73,17 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   useEffect(() => {
     const node = el.current;
     if (!node || typeof ResizeObserver === 'undefined') return undefined;
-    const ro = new ResizeObserver(() => chart.current?.resize());
+    const step = (n: number) => Math.max(20, Math.round(n / 20) * 20);
+    const measure = () => {
+      const width = step(node.clientWidth);
+      const height = step(node.clientHeight);
+      setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+    };
+    measure();
+    const ro = new ResizeObserver(() => {
+      chart.current?.resize();
+      measure();
+    });
     ro.observe(node);
     return () => {
       ro.disconnect();

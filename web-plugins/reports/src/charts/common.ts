@@ -117,20 +117,91 @@ export function colorAt(colors: string[], i: number): string {
   return colors[((i % colors.length) + colors.length) % colors.length];
 }
 
-/** A number shown by a value format (spec 3.3): number with decimals, or percent. */
-export function formatValue(value: unknown, format?: ValueFormat | null): string {
-  if (value === null || value === undefined || value === '') return '-';
+/** The interface locale (zh-cn, en-us, ...) as a BCP 47 tag for Intl (zh-CN, en-US, ...). */
+export function intlLocale(locale?: string | null): string {
+  const raw = String(locale || '').replace('_', '-').replace('#', '-').trim();
+  if (!raw) return 'en-US';
+  const [lang, region] = raw.split('-');
+  const tag = region ? `${lang.toLowerCase()}-${region.toUpperCase()}` : lang.toLowerCase();
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([tag]).length ? tag : 'en-US';
+  } catch {
+    return 'en-US';
+  }
+}
+
+const FORMATS = new Map<string, Intl.NumberFormat>();
+
+/** One Intl.NumberFormat per locale and options, built once. */
+function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const tag = intlLocale(locale);
+  const key = `${tag}|${JSON.stringify(options)}`;
+  let f = FORMATS.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(tag, options);
+    FORMATS.set(key, f);
+  }
+  return f;
+}
+
+function toFinite(value: unknown): number | null {
+  if (value === null || value === undefined || value === '') return null;
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isFinite(n)) return String(value);
-  if (!format || !format.formatType || format.formatType === 'auto') {
-    return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return Number.isFinite(n) ? n : null;
+}
+
+/** The decimals a value format asks for, or undefined when it leaves them to the value (auto). */
+export function formatDecimals(format?: ValueFormat | null): number | undefined {
+  if (!format || !format.formatType || format.formatType === 'auto') return undefined;
+  return clamp(Math.round(Number(format.decimalNumber ?? 2)), 0, 10);
+}
+
+/**
+ * A number shown by a value format (spec 3.3), in full: number with its decimals and thousands separators, or
+ * percent (the value times 100); without a format, integers as they are and other values with 2 decimals at most.
+ * Separators follow the locale (1,234.5 in en-us and zh-cn, 1.234,5 in vi-vn).
+ */
+export function formatValue(value: unknown, format?: ValueFormat | null, locale?: string): string {
+  const n = toFinite(value);
+  if (n === null) return value === null || value === undefined || value === '' ? '-' : String(value);
+  const digits = formatDecimals(format);
+  if (digits === undefined) return numberFormat(locale, { maximumFractionDigits: Number.isInteger(n) ? 0 : 2 }).format(n);
+  const useGrouping = format!.thousandSeparator !== false;
+  if (format!.formatType === 'percent') {
+    return numberFormat(locale, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping }).format(n);
   }
-  const digits = clamp(Math.round(Number(format.decimalNumber ?? 2)), 0, 10);
-  const sep = format.thousandSeparator !== false;
-  if (format.formatType === 'percent') {
-    return `${(n * 100).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: sep })}%`;
+  return numberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping }).format(n);
+}
+
+/** From this size on, numbers are shown with units (万/亿 in Chinese, K/M/B otherwise). */
+export const COMPACT_FROM = 10000;
+
+/**
+ * A number with locale-aware units once it reaches 10,000 (Intl compact notation: 1120.05万, 1.2亿 in Chinese,
+ * 11.2M otherwise), for axes, labels and other small spaces; smaller numbers and percent formats as formatValue.
+ * Labels keep the format's decimals; axis ticks (`axis`) drop trailing zeros.
+ */
+export function formatCompact(value: unknown, format?: ValueFormat | null, locale?: string, axis = false): string {
+  const n = toFinite(value);
+  if (n === null) return formatValue(value, format, locale);
+  const digits = formatDecimals(format);
+  if (format?.formatType === 'percent') {
+    if (!axis) return formatValue(n, format, locale);
+    return numberFormat(locale, { style: 'percent', maximumFractionDigits: digits ?? 2 }).format(n);
   }
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: sep });
+  if (Math.abs(n) < COMPACT_FROM) {
+    if (axis || digits === undefined) return numberFormat(locale, { maximumFractionDigits: Number.isInteger(n) ? 0 : Math.min(digits ?? 2, 2) }).format(n);
+    return formatValue(n, format, locale);
+  }
+  const max = digits === undefined ? 1 : Math.min(digits, 2);
+  return numberFormat(locale, { notation: 'compact', minimumFractionDigits: axis ? 0 : Math.min(max, digits ?? 0), maximumFractionDigits: max }).format(n);
+}
+
+/** A ratio (0.561) as a percentage (56.1%) with the given decimals at most, or exactly (`fixed`). */
+export function formatPercent(ratio: number | null, decimals = 2, locale?: string, fixed = false): string {
+  if (ratio === null || !Number.isFinite(ratio)) return '-';
+  const d = clamp(Math.round(decimals), 0, 10);
+  return numberFormat(locale, { style: 'percent', minimumFractionDigits: fixed ? d : 0, maximumFractionDigits: d }).format(ratio);
 }
 
 /** Threshold rules (spec 3.3): type between, eq, not_eq, lt, gt, le, ge; values; color. */

@@ -4,9 +4,11 @@
  */
 import type { ChartData, ChartView, Point, Series } from '../model/types';
 import {
-  DEFAULTS, colorAt, datas, fontSize, formatValue, isObject, labelOf, num, palette, pointValue, singleValue, sizeOf,
-  thresholdColor, tooltipOf, viewStyles, viewThreshold, withAlpha, type Json, type Styles, type Threshold,
+  DEFAULTS, colorAt, datas, fontSize, formatCompact, formatDecimals, formatPercent, formatValue, isObject, labelOf, num, palette,
+  pointValue, singleValue, sizeOf, thresholdColor, tooltipOf, viewStyles, viewThreshold, withAlpha, type Json, type Styles,
+  type Threshold,
 } from './common';
+import type { ValueFormat } from '../model/types';
 
 export const ECHARTS_KINDS = [
   'bar', 'bar-stack', 'bar-horizontal', 'bar-contrast', 'bar-stack-horizontal', 'line', 'line-stack', 'pie', 'pie-rose',
@@ -22,7 +24,15 @@ export interface BuildContext {
   mobile?: boolean;
   /** The panel's chart styles (panelStyle.chart). */
   panelChart?: Json;
+  /** The interface locale (zh-cn, en-us, ...): separators and units (万/亿 or K/M/B) follow it. */
+  locale?: string;
+  /** The chart's size in pixels, once known: bubbles are never taller than a third of it. */
+  width?: number;
+  height?: number;
 }
+
+/** The widest a category label may be before it is cut with an ellipsis (its full text in a tooltip). */
+export const CATEGORY_LABEL_WIDTH = 96;
 
 export interface EchartsResult {
   option: Json;
@@ -37,6 +47,7 @@ interface Ctx {
   colors: string[];
   threshold: Threshold;
   build: BuildContext;
+  locale?: string;
 }
 
 function textStyle(t: Json | undefined, fallback = 12): Json {
@@ -55,12 +66,15 @@ export function legendOption(s: Styles, names: string[]): Json {
   if (v === 'center') out.top = 'middle';
   else out[v === 'top' ? 'top' : 'bottom'] = 0;
   out.textStyle = textStyle(legend.textStyle, 12);
+  // small marks and gaps: a few names fit a small card without paging
+  Object.assign(out, { itemWidth: 12, itemHeight: 8, itemGap: 8 });
   return out;
 }
 
-export function tooltipOption(s: Styles, trigger: 'item' | 'axis' = 'item'): Json {
+export function tooltipOption(s: Styles, trigger: 'item' | 'axis' = 'item', valueFormatter?: (v: unknown) => string): Json {
   const tip = tooltipOf(s.attr);
   const out: Json = { show: tip.show !== false, trigger: tip.trigger || trigger, confine: true };
+  if (valueFormatter) out.valueFormatter = valueFormatter;
   if (isObject(tip.textStyle)) out.textStyle = textStyle(tip.textStyle);
   if (tip.backgroundColor) out.backgroundColor = tip.backgroundColor;
   if (trigger === 'axis' && out.trigger === 'axis') out.axisPointer = { type: 'shadow' };
@@ -70,6 +84,7 @@ export function tooltipOption(s: Styles, trigger: 'item' | 'axis' = 'item'): Jso
 function labelOption(s: Styles, position: string, format?: (v: number | null) => string): Json {
   const label = labelOf(s.attr);
   const out: Json = { show: !!label.show, position: label.position || position, fontSize: fontSize(label.fontSize, 10) };
+  if (out.show) out.overflow = 'truncate';
   if (label.color) out.color = label.color;
   if (format) out.formatter = (p: { value: unknown; data?: { value?: unknown } }) => format(toNumber(p.data?.value ?? p.value));
   return out;
@@ -81,15 +96,21 @@ function toNumber(v: unknown): number | null {
   return v === null || v === undefined || !Number.isFinite(n) ? null : n;
 }
 
-const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-
-/** Axis numbers: 12,500,000 reads 12.5M so small charts keep their labels apart. */
-export function compactNumber(v: number): string {
-  return Math.abs(v) >= 10000 ? COMPACT.format(v) : formatValue(v);
+/** Axis numbers: 12,500,000 reads 12.5M (1250万 in Chinese) so small charts keep their labels apart. */
+export function compactNumber(v: number, locale?: string, format?: ValueFormat | null): string {
+  return formatCompact(v, format, locale, true);
 }
 
-/** An axis from customStyle.xAxis / yAxis / yAxisExt. */
-export function axisOption(conf: Json | undefined, type: 'category' | 'value', data?: string[]): Json {
+/** How a value axis shows its ticks: with units, in the quota's format (percent stays percent). */
+function valueAxisFormatter(locale?: string, format?: ValueFormat | null) {
+  return (v: number) => compactNumber(v, locale, format);
+}
+
+/**
+ * An axis from customStyle.xAxis / yAxis / yAxisExt. Category labels never overlap: echarts thins them
+ * (interval auto), hides any that would still touch, and cuts long ones with an ellipsis (full text in a tooltip).
+ */
+export function axisOption(conf: Json | undefined, type: 'category' | 'value', data?: string[], locale?: string, format?: ValueFormat | null): Json {
   const a = isObject(conf) ? conf : {};
   const out: Json = { type, show: a.show !== false };
   if (data) out.data = data;
@@ -97,11 +118,16 @@ export function axisOption(conf: Json | undefined, type: 'category' | 'value', d
   if (a.name) out.name = a.name;
   const label = isObject(a.axisLabel) ? a.axisLabel : {};
   out.axisLabel = { show: label.show !== false, rotate: num(label.rotate, 0), ...textStyle(label, 12) };
-  if (type === 'category') out.axisLabel.hideOverlap = true;
+  if (type === 'category') {
+    Object.assign(out.axisLabel, { hideOverlap: true, interval: 'auto', width: CATEGORY_LABEL_WIDTH, overflow: 'truncate', ellipsis: '…' });
+    out.tooltip = { show: true, formatter: (p: { value?: unknown; name?: string }) => escapeHtml(String(p.value ?? p.name ?? '')) };
+  } else {
+    out.axisLabel.hideOverlap = true;
+  }
   out.splitLine = { show: isObject(a.splitLine) ? a.splitLine.show !== false : type === 'value' };
   if (isObject(a.axisLine)) out.axisLine = { show: a.axisLine.show !== false };
   const value = isObject(a.axisValue) ? a.axisValue : null;
-  if (type === 'value') out.axisLabel.formatter = compactNumber;
+  if (type === 'value') out.axisLabel.formatter = valueAxisFormatter(locale, format);
   if (type === 'value' && value && value.auto === false) {
     if (value.min !== undefined && value.min !== '') out.min = Number(value.min);
     if (value.max !== undefined && value.max !== '') out.max = Number(value.max);
@@ -110,9 +136,31 @@ export function axisOption(conf: Json | undefined, type: 'category' | 'value', d
   return out;
 }
 
-function fmtOf(series: Series | undefined) {
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** A quota's numbers in full (tooltips): its value format, the locale's separators. */
+function fmtOf(series: Series | undefined, locale?: string) {
   const vf = series?.property?.valueFormat;
-  return (v: number | null) => formatValue(v, vf || undefined);
+  return (v: number | null) => formatValue(v, vf || undefined, locale);
+}
+
+/** A quota's numbers where room is short (labels): with units from 10,000 on, the format's decimals. */
+function shortOf(series: Series | undefined, locale?: string) {
+  const vf = series?.property?.valueFormat;
+  return (v: number | null) => formatCompact(v, vf || undefined, locale);
+}
+
+/** The tooltip's value formatter of a chart: each series' own format when the tooltip names it. */
+function tipValues(c: Ctx) {
+  const first = c.data.series[0];
+  return (v: unknown) => fmtOf(first, c.locale)(toNumber(v));
+}
+
+function axisFormat(c: Ctx, axis: 'yaxis' | 'yaxisExt' = 'yaxis'): ValueFormat | null | undefined {
+  const s = c.data.series.find((x) => (x.property?.axis || 'yaxis') === axis) || c.data.series[0];
+  return s?.property?.valueFormat;
 }
 
 /** A data item that keeps what a click needs; coloured by the threshold when a rule matches. */
@@ -131,7 +179,7 @@ function base(c: Ctx, names: string[]): Json {
     backgroundColor: 'transparent',
     animation: true,
     legend: legendOption(c.s, names),
-    tooltip: tooltipOption(c.s, 'axis'),
+    tooltip: tooltipOption(c.s, 'axis', tipValues(c)),
   };
 }
 
@@ -149,8 +197,8 @@ function barChart(c: Ctx, opts: { stack?: boolean; horizontal?: boolean }): Json
   const { data } = c;
   const names = data.series.map((s) => s.name);
   const option = base(c, names);
-  const cat = axisOption(c.s.style.xAxis, 'category', data.x);
-  const val = axisOption(c.s.style.yAxis, 'value');
+  const cat = axisOption(c.s.style.xAxis, 'category', data.x, c.locale);
+  const val = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
   option.xAxis = opts.horizontal ? val : cat;
   option.yAxis = opts.horizontal ? { ...cat, inverse: true } : val;
   option.grid = gridFor(option.legend);
@@ -159,7 +207,8 @@ function barChart(c: Ctx, opts: { stack?: boolean; horizontal?: boolean }): Json
     name: s.name,
     stack: opts.stack ? 'stack' : undefined,
     ...barSize(c),
-    label: labelOption(c.s, opts.stack ? 'inside' : opts.horizontal ? 'right' : 'top', fmtOf(s)),
+    label: labelOption(c.s, opts.stack ? 'inside' : opts.horizontal ? 'right' : 'top', shortOf(s, c.locale)),
+    labelLayout: { hideOverlap: true },
     data: s.data.map((p) => item(p, c.threshold)),
   }));
   return option;
@@ -171,18 +220,19 @@ function barContrast(c: Ctx): Json {
   const names = data.series.slice(0, 2).map((s) => s.name);
   const option = base(c, names);
   option.grid = gridFor(option.legend);
-  const yCat = axisOption(c.s.style.xAxis, 'category', data.x);
+  const yCat = axisOption(c.s.style.xAxis, 'category', data.x, c.locale);
   option.yAxis = { ...yCat, inverse: true };
-  const xv = axisOption(c.s.style.yAxis, 'value');
-  option.xAxis = { ...xv, axisLabel: { ...xv.axisLabel, formatter: (v: number) => compactNumber(Math.abs(v)) } };
-  const abs = (s: Series | undefined) => (p: { value: unknown; data?: { value?: unknown } }) => fmtOf(s)(Math.abs(toNumber(p.data?.value ?? p.value) ?? 0));
-  option.tooltip = { ...tooltipOption(c.s, 'axis'), valueFormatter: (v: number) => formatValue(Math.abs(v)) };
+  const xv = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
+  option.xAxis = { ...xv, axisLabel: { ...xv.axisLabel, formatter: (v: number) => compactNumber(Math.abs(v), c.locale, axisFormat(c)) } };
+  const abs = (s: Series | undefined) => (p: { value: unknown; data?: { value?: unknown } }) => shortOf(s, c.locale)(Math.abs(toNumber(p.data?.value ?? p.value) ?? 0));
+  option.tooltip = { ...tooltipOption(c.s, 'axis'), valueFormatter: (v: unknown) => fmtOf(left, c.locale)(Math.abs(toNumber(v) ?? 0)) };
   option.series = [left, right].filter(Boolean).map((s, i) => ({
     type: 'bar',
     name: s!.name,
     stack: 'contrast',
     ...barSize(c),
     label: { ...labelOption(c.s, i === 0 ? 'left' : 'right'), formatter: abs(s) },
+    labelLayout: { hideOverlap: true },
     data: s!.data.map((p) => {
       const it = item(p, c.threshold);
       if (it && typeof it.value === 'number' && i === 0) it.value = -Math.abs(it.value);
@@ -197,10 +247,10 @@ function lineChart(c: Ctx, stack: boolean): Json {
   const size = sizeOf(c.s.attr);
   const names = data.series.map((s) => s.name);
   const option = base(c, names);
-  option.xAxis = { ...axisOption(c.s.style.xAxis, 'category', data.x), boundaryGap: false };
-  option.yAxis = axisOption(c.s.style.yAxis, 'value');
+  option.xAxis = { ...axisOption(c.s.style.xAxis, 'category', data.x, c.locale), boundaryGap: false };
+  option.yAxis = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
   option.grid = gridFor(option.legend);
-  option.tooltip = tooltipOption(c.s, 'axis');
+  option.tooltip = tooltipOption(c.s, 'axis', tipValues(c));
   if (option.tooltip.axisPointer) option.tooltip.axisPointer = { type: 'line' };
   option.series = data.series.map((s, i) => ({
     type: 'line',
@@ -211,7 +261,8 @@ function lineChart(c: Ctx, stack: boolean): Json {
     symbolSize: num(size.lineSymbolSize, 4),
     lineStyle: { width: num(size.lineWidth, DEFAULTS.lineWidth), type: size.lineType || 'solid' },
     areaStyle: stack || size.lineArea ? { opacity: stack ? 0.6 : 0.25, color: colorAt(c.colors, i) } : undefined,
-    label: labelOption(c.s, 'top', fmtOf(s)),
+    label: labelOption(c.s, 'top', shortOf(s, c.locale)),
+    labelLayout: { hideOverlap: true },
     data: s.data.map((p) => item(p, c.threshold)),
   }));
   return option;
@@ -233,26 +284,36 @@ function pieChart(c: Ctx, rose: boolean): Json {
   const size = sizeOf(c.s.attr);
   const items = nameValueItems(c);
   const option = base(c, items.map((x) => String(x.name)));
-  option.tooltip = tooltipOption(c.s, 'item');
   const s = c.data.series[0];
+  option.tooltip = tooltipOption(c.s, 'item', tipValues(c));
   const inner = num(size.pieInnerRadius, rose ? 10 : 0);
   const outer = num(size.pieOuterRadius, rose ? 80 : 70);
   const label = labelOf(c.s.attr);
+  const short = shortOf(s, c.locale);
   option.series = [{
     type: 'pie',
     name: s?.name ?? '',
     radius: [`${inner}%`, `${outer}%`],
-    center: ['50%', '50%'],
+    center: ['50%', option.legend.show && option.legend.bottom !== undefined ? '46%' : '50%'],
     roseType: rose ? size.pieRoseType || 'radius' : undefined,
+    // labels move apart; any that would still touch another are hidden, none leaves the card
+    avoidLabelOverlap: true,
+    labelLayout: { hideOverlap: true },
     itemStyle: rose ? { borderRadius: num(size.pieRoseRadius, 5) } : undefined,
     label: {
       show: label.show !== false,
       position: label.position === 'inside' ? 'inside' : 'outside',
       fontSize: fontSize(label.fontSize, 10),
       color: label.color,
-      formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${fmtOf(s)(p.value)} (${p.percent}%)`,
+      overflow: 'truncate',
+      ellipsis: '…',
+      minMargin: 2,
+      alignTo: 'labelLine',
+      bleedMargin: 4,
+      formatter: (p: { name: string; value: number; percent: number }) =>
+        `${p.name}\n${short(toNumber(p.value))} (${formatPercent(toNumber(p.percent) === null ? null : Number(p.percent) / 100, 1, c.locale)})`,
     },
-    labelLine: { show: label.labelLine?.show !== false },
+    labelLine: { show: label.labelLine?.show !== false, length: 8, length2: 6 },
     data: items,
   }];
   return option;
@@ -262,9 +323,10 @@ function funnelChart(c: Ctx): Json {
   const size = sizeOf(c.s.attr);
   const items = nameValueItems(c).sort((a, b) => Number(b.value) - Number(a.value));
   const option = base(c, items.map((x) => String(x.name)));
-  option.tooltip = tooltipOption(c.s, 'item');
   const s = c.data.series[0];
+  option.tooltip = tooltipOption(c.s, 'item', tipValues(c));
   const width = num(size.funnelWidth, 80);
+  const short = shortOf(s, c.locale);
   option.series = [{
     type: 'funnel',
     name: s?.name ?? '',
@@ -274,7 +336,8 @@ function funnelChart(c: Ctx): Json {
     bottom: 36,
     sort: 'descending',
     gap: 2,
-    label: labelOption(c.s, 'inside'),
+    label: { ...labelOption(c.s, 'inside'), overflow: 'truncate', formatter: (p: { name: string; value: unknown }) => `${p.name} ${short(toNumber(p.value))}` },
+    labelLayout: { hideOverlap: true },
     data: items,
   }];
   if (labelOf(c.s.attr).show === undefined) option.series[0].label.show = true;
@@ -286,15 +349,18 @@ function radarChart(c: Ctx): Json {
   const size = sizeOf(c.s.attr);
   const names = data.series.map((s) => s.name);
   const option = base(c, names);
-  option.tooltip = tooltipOption(c.s, 'item');
+  option.tooltip = tooltipOption(c.s, 'item', tipValues(c));
   const max = Math.max(1, ...data.series.flatMap((s) => s.data.map((p) => pointValue(p) ?? 0)));
   const split = isObject(c.s.style.split) ? c.s.style.split : {};
+  const legendBelow = option.legend.show && option.legend.bottom !== undefined;
   option.radar = {
     shape: size.radarShape || 'polygon',
-    radius: `${num(size.radarSize, 80) * 0.8}%`,
-    center: ['50%', '50%'],
+    // the axis names sit outside the radius: 80 of the size setting is 60% of the card, room for them and the legend
+    radius: `${Math.min(num(size.radarSize, 80), 100) * 0.75}%`,
+    center: ['50%', legendBelow ? '46%' : '50%'],
     indicator: data.x.map((name) => ({ name, max: Math.ceil(max * 1.1) })),
-    axisName: textStyle(split.name, 12),
+    axisName: { ...textStyle(split.name, 12), width: CATEGORY_LABEL_WIDTH, overflow: 'truncate', ellipsis: '…' },
+    nameGap: 6,
     splitNumber: num(split.splitNumber, 5),
   };
   option.series = [{
@@ -309,7 +375,7 @@ function radarChart(c: Ctx): Json {
       dimensionList: s.data.find(Boolean)?.dimensionList || [],
       quotaList: s.data.find(Boolean)?.quotaList || [],
     })),
-    label: labelOption(c.s, 'top'),
+    label: labelOption(c.s, 'top', shortOf(data.series[0], c.locale)),
   }];
   return option;
 }
@@ -331,40 +397,62 @@ export function gaugeStops(threshold: Threshold, min: number, max: number, fallb
   return stops;
 }
 
+/** The gauge's arc when the view doesn't set one: from 200 to -20 degrees. */
+export const GAUGE_ANGLES = [200, -20] as const;
+
+/**
+ * Gauges take their maximum from the view (size.gaugeMax, 100 by default, spec 9). The plain gauge shows the
+ * value in the quota's format (with units); the percentage gauge shows the value over the range as a percentage.
+ */
 function gaugeChart(c: Ctx, percentage: boolean): Json {
   const size = sizeOf(c.s.attr);
   const s = c.data.series[0];
   const raw = singleValue(c.data);
   const min = num(size.gaugeMin, 0);
   const max = num(size.gaugeMax, DEFAULTS.gaugeMax);
-  const value = percentage ? (raw === null ? null : Math.round(((raw - min) / (max - min || 1)) * 10000) / 100) : raw;
+  const ratio = raw === null ? null : (raw - min) / (max - min || 1);
+  const value = percentage ? (ratio === null ? null : Math.round(ratio * 10000) / 100) : raw;
+  const vf = s?.property?.valueFormat;
+  const decimals = formatDecimals(vf);
+  const pct = (r: number | null) => formatPercent(r, decimals ?? 2, c.locale, decimals !== undefined);
   const color = c.colors[0];
   const stops = gaugeStops(c.threshold, percentage ? 0 : min, percentage ? 100 : max, color);
   const label = labelOf(c.s.attr);
   const first = s?.data.find(Boolean) || null;
+  const short = shortOf(s, c.locale);
   return {
     color: c.colors,
     backgroundColor: 'transparent',
-    tooltip: { ...tooltipOption(c.s, 'item'), formatter: () => `${s?.name ?? ''}: ${fmtOf(s)(raw)}` },
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: () => escapeHtml(`${s?.name ?? ''}: ${fmtOf(s, c.locale)(raw)} (${pct(ratio)})`) },
     series: [{
       type: 'gauge',
       name: s?.name ?? '',
       min: percentage ? 0 : min,
       max: percentage ? 100 : max,
-      startAngle: num(size.gaugeStartAngle, 225),
-      endAngle: num(size.gaugeEndAngle, -45),
-      progress: { show: stops.length <= 1, width: 14, itemStyle: { color } },
-      axisLine: { lineStyle: { width: 14, color: stops.length > 1 ? stops : [[1, withAlpha('#E6EBF8', 100)]] } },
-      pointer: { show: true, width: 5 },
+      // the scale's labels sit outside the ring; the arc's ends stay high enough for the value and the name
+      // below the centre to keep clear of the end labels
+      radius: '66%',
+      center: ['50%', '50%'],
+      splitNumber: 4,
+      startAngle: num(size.gaugeStartAngle, GAUGE_ANGLES[0]),
+      endAngle: num(size.gaugeEndAngle, GAUGE_ANGLES[1]),
+      progress: { show: stops.length <= 1, width: 12, itemStyle: { color } },
+      axisLine: { lineStyle: { width: 12, color: stops.length > 1 ? stops : [[1, withAlpha('#E6EBF8', 100)]] } },
+      pointer: { show: true, width: 5, length: '60%' },
       axisTick: { show: false },
-      splitLine: { length: 10, lineStyle: { width: 2 } },
-      axisLabel: { distance: 16, fontSize: 9, formatter: (v: number) => compactNumber(v) },
-      title: { show: true, offsetCenter: [0, '85%'], fontSize: 12 },
+      splitLine: { distance: 2, length: 6, lineStyle: { width: 1.5, color: '#a7b0c2' } },
+      axisLabel: {
+        distance: -22,
+        fontSize: 9,
+        color: '#6b7489',
+        formatter: (v: number) => (percentage ? formatPercent(v / 100, 0, c.locale) : compactNumber(v, c.locale, vf)),
+      },
+      title: { show: true, offsetCenter: [0, '104%'], fontSize: 12, overflow: 'truncate', width: 80 },
       detail: {
-        valueAnimation: true,
+        valueAnimation: false,
         fontSize: fontSize(label.fontSize, 16),
-        offsetCenter: [0, '60%'],
-        formatter: (v: number) => (!Number.isFinite(v) || raw === null ? '-' : percentage ? `${v}%` : fmtOf(s)(v)),
+        offsetCenter: [0, '72%'],
+        formatter: (v: number) => (!Number.isFinite(v) || raw === null ? '-' : percentage ? pct(v / 100) : short(v)),
         color: label.color || 'inherit',
       },
       data: [{ value, name: s?.name ?? '', dimensionList: first?.dimensionList || [], quotaList: first?.quotaList || [] }],
@@ -377,22 +465,24 @@ function scatterChart(c: Ctx): Json {
   const size = sizeOf(c.s.attr);
   const names = data.series.map((s) => s.name);
   const option = base(c, names);
-  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x);
-  option.yAxis = axisOption(c.s.style.yAxis, 'value');
+  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x, c.locale);
+  option.yAxis = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
   option.grid = gridFor(option.legend);
-  option.tooltip = tooltipOption(c.s, 'item');
+  option.tooltip = tooltipOption(c.s, 'item', (v) => fmtOf(c.data.series[0], c.locale)(toNumber(v)));
   const hasBubble = (view.extBubble || []).length > 0;
   // bubble values by x label and series name from datas (popSize)
   const bubble = new Map<string, number>();
   for (const d of datas(data)) if (d.popSize !== undefined && d.popSize !== null) bubble.set(`${d.category}\u0000${d.field}`, Number(d.popSize));
   const maxBubble = Math.max(1, ...Array.from(bubble.values()).map((v) => Math.abs(v)));
-  const scale = c.build.mobile ? DEFAULTS.bubbleMobile : DEFAULTS.bubbleDesktop;
+  const room = Math.min(c.build.height || Infinity, c.build.width || Infinity) / 3;
+  const scale = Math.max(DEFAULTS.symbolRange[0], Math.min(c.build.mobile ? DEFAULTS.bubbleMobile : DEFAULTS.bubbleDesktop, Math.round(room)));
   const fixed = Math.min(DEFAULTS.symbolRange[1], Math.max(DEFAULTS.symbolRange[0], num(size.scatterSymbolSize, DEFAULTS.symbolSize)));
   option.series = data.series.map((s) => ({
     type: 'scatter',
     name: s.name,
     symbol: size.scatterSymbol || 'circle',
-    label: labelOption(c.s, 'top', fmtOf(s)),
+    label: labelOption(c.s, 'top', shortOf(s, c.locale)),
+    labelLayout: { hideOverlap: true },
     data: s.data.map((p, i) => {
       const it = item(p, c.threshold);
       if (!it) return it;
@@ -403,6 +493,10 @@ function scatterChart(c: Ctx): Json {
       return it;
     }),
   }));
+  // the largest bubble keeps inside the card: the plot area gives way by its radius
+  const biggest = Math.max(0, ...option.series.flatMap((x: Json) => x.data.map((d: Json | null) => Number(d?.symbolSize) || 0)));
+  const pad = Math.ceil(biggest / 2);
+  option.grid = { ...option.grid, left: Math.max(option.grid.left, pad), right: Math.max(option.grid.right, pad), top: option.grid.top + pad, bottom: option.grid.bottom };
   return option;
 }
 
@@ -413,16 +507,32 @@ function treemapChart(c: Ctx): Json {
   return {
     color: c.colors,
     backgroundColor: 'transparent',
-    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => `${p.name}: ${fmtOf(s)(p.value)}` },
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => escapeHtml(`${p.name}: ${fmtOf(s, c.locale)(p.value)}`) },
     series: [{
       type: 'treemap',
       name: s?.name ?? '',
       width: `${num(size.treemapWidth, 80)}%`,
       height: `${num(size.treemapHeight, 80)}%`,
+      // centred in the card (echarts leaves room above for a breadcrumb the viewer doesn't show)
+      left: 'center',
+      top: 'middle',
       roam: false,
       nodeClick: false,
       breadcrumb: { show: false },
-      label: { show: labelOf(c.s.attr).show !== false, fontSize: fontSize(labelOf(c.s.attr).fontSize, 12) },
+      label: {
+        show: labelOf(c.s.attr).show !== false,
+        fontSize: fontSize(labelOf(c.s.attr).fontSize, 12),
+        overflow: 'truncate',
+        // a block too small for both lines keeps what fits
+        lineOverflow: 'truncate',
+        formatter: (p: { name: string; value: unknown }) => `${p.name}\n${shortOf(s, c.locale)(toNumber(p.value))}`,
+      },
+      // a block's label keeps inside the block: lines that don't fit are cut, labels that touch hidden
+      labelLayout: (p: { rect: { width: number; height: number } }) => ({
+        hideOverlap: true,
+        width: Math.max(0, p.rect.width - 4),
+        height: Math.max(0, p.rect.height - 2),
+      }),
       data: items,
     }],
   };
@@ -432,17 +542,31 @@ function mixChart(c: Ctx): Json {
   const { data, view } = c;
   const names = data.series.map((s) => s.name);
   const option = base(c, names);
-  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x);
+  option.xAxis = axisOption(c.s.style.xAxis, 'category', data.x, c.locale);
   const hasExt = data.series.some((s) => s.property?.axis === 'yaxisExt');
-  option.yAxis = [axisOption(c.s.style.yAxis, 'value')];
-  if (hasExt) option.yAxis.push({ ...axisOption(c.s.style.yAxisExt, 'value'), position: 'right', splitLine: { show: false } });
+  option.yAxis = [axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c))];
+  if (hasExt) option.yAxis.push({ ...axisOption(c.s.style.yAxisExt, 'value', undefined, c.locale, axisFormat(c, 'yaxisExt')), position: 'right', splitLine: { show: false } });
+  // each quota in its own format
+  option.tooltip = { ...option.tooltip, formatter: undefined, valueFormatter: undefined };
+  const byName = new Map(data.series.map((s) => [s.name, s]));
+  option.tooltip.formatter = (ps: Json[] | Json) => {
+    const list = Array.isArray(ps) ? ps : [ps];
+    const head = escapeHtml(String(list[0]?.name ?? ''));
+    return [head, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(String(p.seriesName))}: ${escapeHtml(fmtOf(byName.get(p.seriesName), c.locale)(toNumber(p.value)))}`)].join('<br/>');
+  };
   option.grid = gridFor(option.legend);
   const size = sizeOf(c.s.attr);
   const byId = new Map([...(view.yaxis || []), ...(view.yaxisExt || [])].map((a) => [a.id, a]));
   option.series = data.series.map((s) => {
     const ext = s.property?.axis === 'yaxisExt';
     const kind = s.property?.chartType || byId.get(s.property?.fieldId || '')?.chartType || (ext ? 'line' : 'bar');
-    const common = { name: s.name, yAxisIndex: ext && hasExt ? 1 : 0, label: labelOption(c.s, 'top', fmtOf(s)), data: s.data.map((p) => item(p, c.threshold)) };
+    const common = {
+      name: s.name,
+      yAxisIndex: ext && hasExt ? 1 : 0,
+      label: labelOption(c.s, 'top', shortOf(s, c.locale)),
+      labelLayout: { hideOverlap: true },
+      data: s.data.map((p) => item(p, c.threshold)),
+    };
     if (kind === 'line') return { type: 'line', ...common, smooth: size.lineSmooth !== false, lineStyle: { width: num(size.lineWidth, DEFAULTS.lineWidth) } };
     if (kind === 'scatter') return { type: 'scatter', ...common, symbolSize: num(size.scatterSymbolSize, DEFAULTS.symbolSize) };
     return { type: 'bar', ...common, ...barSize(c) };
@@ -460,7 +584,7 @@ function mapChart(c: Ctx): Json {
   return {
     color: c.colors,
     backgroundColor: 'transparent',
-    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => `${p.name}: ${fmtOf(s)(Number.isFinite(p.value) ? p.value : null)}` },
+    tooltip: { ...tooltipOption(c.s, 'item'), formatter: (p: { name: string; value: number }) => escapeHtml(`${p.name}: ${fmtOf(s, c.locale)(Number.isFinite(p.value) ? p.value : null)}`) },
     visualMap: {
       show: isObject(c.s.style.legend) ? c.s.style.legend.show !== false : true,
       min,
@@ -469,6 +593,7 @@ function mapChart(c: Ctx): Json {
       bottom: 8,
       calculable: true,
       itemHeight: 80,
+      formatter: (v: number) => compactNumber(v, c.locale, s?.property?.valueFormat),
       inRange: { color: [withAlpha(c.colors[0], 20), c.colors[0]] },
       textStyle: { fontSize: 10 },
     },
@@ -490,7 +615,7 @@ function mapChart(c: Ctx): Json {
 /** The echarts option of a view (render echarts). */
 export function buildEchartsOption(view: ChartView, data: ChartData, build: BuildContext = {}): EchartsResult {
   const s = viewStyles(view, build.panelChart);
-  const c: Ctx = { view, data: normalise(data), s, colors: palette(s.attr), threshold: viewThreshold(s), build };
+  const c: Ctx = { view, data: normalise(data), s, colors: palette(s.attr), threshold: viewThreshold(s), build, locale: build.locale };
   let option: Json;
   switch (view.type) {
     case 'bar': option = barChart(c, {}); break;

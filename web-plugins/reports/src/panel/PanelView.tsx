@@ -5,7 +5,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api, type Access } from '../api';
 import { parseJson } from '../charts/common';
-import { panelBackground, panelHeight, panelScale } from '../model/layout';
+import { panelBackground, panelHeight, panelScale, VERTICAL_FACTOR, type Box } from '../model/layout';
 import type { FilterItem, PanelComponent, PanelDetail, PanelStyle } from '../model/types';
 import { widgetKind } from '../model/filters';
 import { ComponentBox } from './ComponentBox';
@@ -40,6 +40,29 @@ export function buildEnv(panel: PanelDetail, access: Access | undefined, signedI
   };
 }
 
+/** Below this width a panel stacks its components in one column: a chart a quarter of a phone wide can't be read. */
+export const STACK_BELOW = 600;
+const STACK_GAP = 10;
+
+/**
+ * The one-column layout of a narrow container: components in reading order (top, then left), each the full
+ * width, as tall as designed (115 percent, spec 9) scaled down no further than three quarters.
+ */
+export function stackedBoxes(components: PanelComponent[], width: number): { boxes: Map<string, Box>; height: number } {
+  const boxes = new Map<string, Box>();
+  const order = components
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (Number(a.c.style?.top) || 0) - (Number(b.c.style?.top) || 0) || (Number(a.c.style?.left) || 0) - (Number(b.c.style?.left) || 0) || a.i - b.i);
+  let top = 0;
+  for (const { c } of order) {
+    const w = Number(c.style?.width) || width;
+    const h = Math.max(1, Math.round((Number(c.style?.height) || 0) * VERTICAL_FACTOR * Math.max(0.75, Math.min(1, width / w))));
+    boxes.set(c.id, { left: 0, top, width, height: h });
+    top += h + STACK_GAP;
+  }
+  return { boxes, height: top + 16 };
+}
+
 export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
   const store = useMemo(() => new PanelStore(buildEnv(panel, access, signedIn), track || []), [panel, access, signedIn, track]);
   const ref = useRef<HTMLDivElement>(null);
@@ -64,8 +87,9 @@ export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
     };
   }, [panel.id, access, store]);
 
+  const stacked = width > 0 && width < STACK_BELOW ? stackedBoxes(store.env.components, width) : null;
   const scale = panelScale(width, store.env.style.width);
-  const height = panelHeight(store.env.components, scale);
+  const height = stacked ? stacked.height : panelHeight(store.env.components, scale);
   return (
     <PanelContext.Provider value={store}>
       <div
@@ -73,9 +97,10 @@ export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
         className="rpt-panel"
         data-testid="report-panel"
         data-panel-id={panel.id}
+        data-layout={stacked ? 'stacked' : 'scaled'}
         style={{ position: 'relative', width: '100%', minHeight: height, ...panelBackground(store.env.style) }}
       >
-        {width > 0 && store.env.components.map((c) => <ComponentBox key={c.id} component={c} scale={scale} />)}
+        {width > 0 && store.env.components.map((c) => <ComponentBox key={c.id} component={c} scale={scale} box={stacked?.boxes.get(c.id)} />)}
       </div>
     </PanelContext.Provider>
   );

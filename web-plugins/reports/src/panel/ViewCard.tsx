@@ -64,8 +64,8 @@ export interface ChartBodyProps {
 
 /** A chart by its render engine, or the text label. */
 export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
-  const { t } = useRT();
-  const build = useMemo(() => ({ mobile: isMobile(), panelChart }), [panelChart]);
+  const { t, locale } = useRT();
+  const build = useMemo(() => ({ mobile: isMobile(), panelChart, locale }), [panelChart, locale]);
   if (isTextKind(view.type)) return <TextBody view={view} data={data} panelChart={panelChart} />;
   const empty = !data.series?.length || (!data.x?.length && !data.series.some((s) => s.data?.some(Boolean)));
   if (empty) return <div className="rpt-empty" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: '#8d97ab' }}>{t('view.noData')}</div>;
@@ -79,6 +79,7 @@ export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
 
 /** Text labels (spec 2.3): one value large, or label: value lines. */
 function TextBody({ view, data, panelChart }: ChartBodyProps) {
+  const { locale } = useRT();
   const s = viewStyles(view, panelChart);
   const threshold = viewThreshold(s);
   const label = isObject(s.attr.label) ? s.attr.label : {};
@@ -88,7 +89,7 @@ function TextBody({ view, data, panelChart }: ChartBodyProps) {
     const color = thresholdColor(value, threshold) || label.color || undefined;
     return (
       <div className="rpt-text-value" data-testid="report-text-value" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', height: '100%' }}>
-        <div style={{ fontSize: fontSize(label.fontSize, 32), fontWeight: 600, color }}>{formatValue(value, series[0]?.property?.valueFormat)}</div>
+        <div style={{ fontSize: fontSize(label.fontSize, 32), fontWeight: 600, color }}>{formatValue(value, series[0]?.property?.valueFormat, locale)}</div>
         <div style={{ fontSize: 12, color: '#6b7489' }}>{series[0]?.name}</div>
       </div>
     );
@@ -99,7 +100,7 @@ function TextBody({ view, data, panelChart }: ChartBodyProps) {
         <div key={x} style={{ display: 'flex', justifyContent: 'space-between', lineHeight: '26px', fontSize: fontSize(label.fontSize, 14) }}>
           <span>{x}</span>
           <span style={{ fontWeight: 600, color: thresholdColor(series[0]?.data[i]?.value, threshold) || label.color }}>
-            {series.map((s) => formatValue(s.data[i]?.value ?? null, s.property?.valueFormat)).join(' / ')}
+            {series.map((s) => formatValue(s.data[i]?.value ?? null, s.property?.valueFormat, locale)).join(' / ')}
           </span>
         </div>
       ))}

@@ -1,0 +1,1 @@
+"""The administration console: tenants, users, roles, grants, menus, systems, plugins, audit trail."""

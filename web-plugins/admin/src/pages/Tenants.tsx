@@ -1,0 +1,165 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { App as AntApp, Button, DatePicker, Drawer, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useT } from '@atrium/sdk';
+import { api, type Country, type Profile, type System, type Tenant, type TenantSystem } from '../api';
+import { AdminOnly, EMAIL, PHONE, pager, rowProps } from '../common';
+
+type Row = Tenant & Partial<Profile>;
+type FormValues = Omit<Profile, 'effectiveDate' | 'expirationDate'> & { tenantName: string; domain: string; effectiveDate?: Dayjs; expirationDate?: Dayjs };
+
+function TenantSystems({ tenant, onClose }: { tenant: Row; onClose: () => void }) {
+  const t = useT('admin');
+  const { message } = AntApp.useApp();
+  const [systems, setSystems] = useState<System[]>([]);
+  const [offered, setOffered] = useState<TenantSystem[]>([]);
+  const [form] = Form.useForm();
+  const reload = useCallback(() => api.tenantSystems(tenant.tenantId).then(setOffered), [tenant.tenantId]);
+  useEffect(() => { api.systems().then(setSystems); reload(); }, [reload]);
+  const byCode = new Map(offered.map((o) => [o.systemCode, o]));
+  const offer = async (code: string, on: boolean) => {
+    await api.offerSystem({ tenantId: tenant.tenantId, systemCode: code, offered: on });
+    message.success(t('web.saved'));
+    reload();
+  };
+  return (
+    <Drawer open width={640} title={`${t('web.systems')}: ${tenant.tenantName}`} onClose={onClose}>
+      <Table rowKey="systemCode" size="small" dataSource={systems} pagination={false} onRow={rowProps}
+        expandable={{
+          rowExpandable: (s) => byCode.has(s.systemCode),
+          expandedRowRender: (s) => (
+            <Form form={form} layout="inline" initialValues={byCode.get(s.systemCode)}
+              onFinish={async (v) => { await api.offerSystem({ ...v, tenantId: tenant.tenantId, systemCode: s.systemCode, offered: true }); message.success(t('web.saved')); reload(); }}>
+              <Form.Item name="systemTitle" label={t('web.systemTitle')}><Input maxLength={128} /></Form.Item>
+              <Form.Item name="themeColor" label={t('web.themeColor')} rules={[{ pattern: /^#[0-9A-Fa-f]{6}$/, message: '#RRGGBB' }]}><Input style={{ width: 100 }} /></Form.Item>
+              <Form.Item name="systemLogo" label={t('web.systemLogo')}><Input maxLength={512} /></Form.Item>
+              <Form.Item name="iconUrl" label={t('web.iconUrl')}><Input maxLength={512} /></Form.Item>
+              <Button htmlType="submit" type="primary">{t('web.save')}</Button>
+            </Form>
+          ),
+        }}
+        columns={[
+          { title: t('web.systemCode'), dataIndex: 'systemCode' },
+          { title: t('web.systemName'), dataIndex: 'systemName' },
+          {
+            title: t('web.offer'), key: 'offer', render: (_, s) => (
+              <Switch data-testid={`offer-${s.systemCode}`} checked={byCode.has(s.systemCode)} disabled={s.systemCode === 'iotAutho'}
+                onChange={(on) => offer(s.systemCode, on)} />
+            ),
+          },
+        ]} />
+    </Drawer>
+  );
+}
+
+export function Tenants() {
+  const t = useT('admin');
+  const { message } = AntApp.useApp();
+  const [rows, setRows] = useState<Row[]>([]);
+  const [countries, setCountries] = useState<Country[]>([]);
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [systemsOf, setSystemsOf] = useState<Row | null>(null);
+  const [form] = Form.useForm<FormValues>();
+
+  const reload = useCallback(async () => {
+    const [tenants, profiles] = await Promise.all([api.tenants(), api.profiles()]);
+    const byId = new Map(profiles.map((p) => [p.tenantId, p]));
+    setRows(tenants.map((x) => ({ ...byId.get(x.tenantId), ...x })));
+  }, []);
+  useEffect(() => { reload().catch(() => undefined); api.countries().then(setCountries, () => undefined); }, [reload]);
+
+  const shown = useMemo(() => rows.filter((r) => !keyword || `${r.tenantName} ${r.tenantId} ${r.companyName || ''}`.toLowerCase().includes(keyword.toLowerCase())), [rows, keyword]);
+
+  const open = (row: Row | 'new') => {
+    form.resetFields();
+    if (row !== 'new') {
+      form.setFieldsValue({ ...row, effectiveDate: row.effectiveDate ? dayjs(row.effectiveDate) : undefined, expirationDate: row.expirationDate ? dayjs(row.expirationDate) : undefined } as FormValues);
+    }
+    setEditing(row);
+  };
+  const save = async () => {
+    const v = await form.validateFields();
+    const { tenantName: _n, domain: _d, ...rest } = v;
+    const profile = { ...rest, effectiveDate: v.effectiveDate?.format('YYYY-MM-DD'), expirationDate: v.expirationDate?.format('YYYY-MM-DD') };
+    if (editing === 'new') {
+      await api.checkProfile(profile); // the server's checks first, so no tenant is left without its profile
+      await api.createTenant({ tenantId: v.tenantId, tenantName: v.tenantName, domain: v.domain || '' });
+    }
+    await api.saveProfile(profile);
+    message.success(t('web.saved'));
+    setEditing(null);
+    reload();
+  };
+  const lang = t.locale;
+  const stateTag = (s?: string) => s ? <Tag color={s === 'approved' ? 'green' : s === 'rejected' ? 'red' : 'gold'}>{t(`web.${s}`)}</Tag> : null;
+
+  return (
+    <AdminOnly superOnly>
+      <Space style={{ marginBottom: 12 }}>
+        <Input.Search allowClear placeholder={t('web.search')} onSearch={(v) => { setKeyword(v); setPage(1); }} style={{ width: 260 }} data-testid="tenant-search" />
+        <Button type="primary" onClick={() => open('new')} data-testid="tenant-new">{t('web.new')}</Button>
+      </Space>
+      <Table<Row> rowKey="tenantId" size="small" dataSource={shown} onRow={rowProps} pagination={pager(shown.length, page, setPage)} scroll={{ x: 1400 }}
+        columns={[
+          { title: t('web.tenantName'), dataIndex: 'tenantName', fixed: 'left' },
+          { title: t('web.tenantId'), dataIndex: 'tenantId' },
+          { title: t('web.companyName'), dataIndex: 'companyName' },
+          { title: t('web.approvalState'), dataIndex: 'approvalState', render: stateTag },
+          { title: t('web.contact'), dataIndex: 'contact' },
+          { title: t('web.contactPhone'), dataIndex: 'contactPhone' },
+          { title: t('web.contactEmail'), dataIndex: 'contactEmail' },
+          { title: t('web.tenantType'), dataIndex: 'tenantType' },
+          { title: t('web.enterpriseCode'), dataIndex: 'enterpriseCode' },
+          { title: t('web.country'), dataIndex: 'country', render: (c: string) => { const x = countries.find((k) => k.code === c); return x ? `${x.names[lang] || x.names['en-us']} ${c}` : c; } },
+          { title: t('web.state'), dataIndex: 'enabled', render: (on: boolean) => <Tag color={on ? 'green' : 'default'}>{t(on ? 'web.enabled' : 'web.disabled')}</Tag> },
+          { title: t('web.effectiveDate'), dataIndex: 'effectiveDate' },
+          { title: t('web.expirationDate'), dataIndex: 'expirationDate' },
+          { title: t('web.size'), dataIndex: 'size' },
+          {
+            title: t('web.actions'), key: 'a', fixed: 'right', render: (_, r) => (
+              <Space size={4}>
+                <Button size="small" type="link" onClick={() => open(r)}>{t('web.edit')}</Button>
+                {r.approvalState && r.approvalState !== 'approved' && (
+                  <Popconfirm title={t('web.confirm')} onConfirm={() => api.approval(r.tenantId, 'approved').then(reload)}><Button size="small" type="link">{t('web.approve')}</Button></Popconfirm>
+                )}
+                {r.tenantId !== -999 && (
+                  <Popconfirm title={t('web.confirm')} onConfirm={() => api.tenantState(r.tenantId, !r.enabled).then(reload)}>
+                    <Button size="small" type="link" danger={r.enabled}>{t(r.enabled ? 'web.suspend' : 'web.resume')}</Button>
+                  </Popconfirm>
+                )}
+                <Button size="small" type="link" onClick={() => setSystemsOf(r)} data-testid={`tenant-systems-${r.tenantId}`}>{t('web.systems')}</Button>
+              </Space>
+            ),
+          },
+        ]} />
+      <Modal open={editing !== null} title={t(editing === 'new' ? 'web.new' : 'web.edit')} onOk={save} onCancel={() => setEditing(null)} width={720} destroyOnHidden>
+        <Form form={form} layout="vertical" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+          <Form.Item name="tenantId" label={t('web.tenantId')} rules={[{ required: true, message: t('web.required') }]}><InputNumber min={1} style={{ width: '100%' }} disabled={editing !== 'new'} /></Form.Item>
+          <Form.Item name="tenantName" label={t('web.tenantName')} rules={[{ required: true, whitespace: true, max: 16, message: t('web.nameLength') }]}><Input disabled={editing !== 'new'} /></Form.Item>
+          <Form.Item name="companyName" label={t('web.companyName')} rules={[{ required: true, whitespace: true, min: 1, max: 16, message: t('web.nameLength') }]}><Input maxLength={16} showCount /></Form.Item>
+          <Form.Item name="domain" label="Domain"><Input maxLength={128} disabled={editing !== 'new'} /></Form.Item>
+          <Form.Item name="contact" label={t('web.contact')}><Input maxLength={64} /></Form.Item>
+          <Form.Item name="contactPhone" label={t('web.contactPhone')} rules={[{ pattern: PHONE, message: t('phone_invalid') }]}><Input /></Form.Item>
+          <Form.Item name="contactEmail" label={t('web.contactEmail')} rules={[{ pattern: EMAIL, message: t('email_invalid') }]}><Input /></Form.Item>
+          <Form.Item name="tenantType" label={t('web.tenantType')}><Input maxLength={64} /></Form.Item>
+          <Form.Item name="enterpriseCode" label={t('web.enterpriseCode')}><Input maxLength={64} /></Form.Item>
+          <Form.Item name="country" label={t('web.country')}>
+            <Select showSearch allowClear optionFilterProp="label" options={countries.map((c) => ({ value: c.code, label: `${c.names[lang] || c.names['en-us']} ${c.code}` }))} />
+          </Form.Item>
+          <Form.Item name="state" label={t('web.state')}><Input maxLength={64} /></Form.Item>
+          <Form.Item name="size" label={t('web.size')}><InputNumber min={0} style={{ width: '100%' }} /></Form.Item>
+          <Form.Item name="effectiveDate" label={t('web.effectiveDate')} rules={[{ required: true, message: t('effective_required') }]}><DatePicker style={{ width: '100%' }} /></Form.Item>
+          <Form.Item name="expirationDate" label={t('web.expirationDate')} dependencies={['effectiveDate']}
+            rules={[{ required: true, message: t('expiration_required') }, ({ getFieldValue }) => ({
+              validator: (_, v?: Dayjs) => (!v || !getFieldValue('effectiveDate') || v.isAfter(getFieldValue('effectiveDate'), 'day') ? Promise.resolve() : Promise.reject(new Error(t('expiration_after')))),
+            })]}>
+            <DatePicker style={{ width: '100%' }} />
+          </Form.Item>
+        </Form>
+      </Modal>
+      {systemsOf && <TenantSystems tenant={systemsOf} onClose={() => setSystemsOf(null)} />}
+    </AdminOnly>
+  );
+}
