@@ -50,7 +50,8 @@ def build_web(session: nox.Session, force: bool = False) -> None:
 
 def ensure_chromium(session: nox.Session) -> None:
     """Debian's Chromium and a Chinese font for the browser tests."""
-    missing = [pkg for pkg, path in (("chromium", CHROMIUM), ("fonts-wqy-microhei", CJK_FONT)) if not Path(path).exists()]
+    needed = (("chromium", CHROMIUM), ("fonts-wqy-microhei", CJK_FONT))
+    missing = [pkg for pkg, path in needed if not Path(path).exists()]
     if not missing:
         return
     if shutil.which("apt-get") is None:
