@@ -19,6 +19,7 @@ nox.options.default_venv_backend = "none"
 nox.options.sessions = ["tests"]
 ROOT = Path(__file__).parent
 CHROMIUM = "/usr/bin/chromium"
+SLAPD = "/usr/sbin/slapd"
 CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"  # Chinese labels in Chromium screenshots
 # A real browser on a shared two-core runner sometimes misses a frame: a failing browser test runs
 # again (at most twice, each rerun reported) before it counts as failed.
@@ -49,13 +50,14 @@ def build_web(session: nox.Session, force: bool = False) -> None:
 
 
 def ensure_chromium(session: nox.Session) -> None:
-    """Debian's Chromium and a Chinese font for the browser tests."""
-    needed = (("chromium", CHROMIUM), ("fonts-wqy-microhei", CJK_FONT))
+    """Debian's Chromium and a Chinese font for the browser tests, OpenLDAP's server (slapd) for the domain
+    sign-in ones."""
+    needed = (("chromium", CHROMIUM), ("slapd", SLAPD), ("fonts-wqy-microhei", CJK_FONT))
     missing = [pkg for pkg, path in needed if not Path(path).exists()]
     if not missing:
         return
     if shutil.which("apt-get") is None:
-        session.error(f"Needed for the browser tests: install Debian's {' and '.join(missing)} package")
+        session.error(f"Needed for the tests: install Debian's {' and '.join(missing)} package")
     session.run("apt-get", "update", "-qq", external=True)
     session.run("apt-get", "install", "-y", "-qq", *missing, external=True,
                 env={"DEBIAN_FRONTEND": "noninteractive"})

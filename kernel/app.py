@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from atrium.kernel.api import kernel_routers
+from atrium.kernel.api.qrcode import make_qrcode_ws_endpoint
 from atrium.kernel.config import Settings, get_settings
 from atrium.kernel.http import envelope, make_endpoint
 from atrium.kernel.logs import configure_logging
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     routes += [
         Route("/api/openapi.json", openapi_endpoint),
         WebSocketRoute("/ws", make_ws_endpoint(kernel)),
+        WebSocketRoute("/ws/qrcode", make_qrcode_ws_endpoint(kernel)),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
         *web_routes(settings),
     ]

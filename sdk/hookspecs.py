@@ -340,6 +340,26 @@ def atrium_menu_numbers(keys: list[str], ctx: RequestContext) -> dict[str, int]:
     """
 
 
+@hookspec(firstresult=True)
+def atrium_usage_totals(tenant_id: int | None, days: int) -> dict[str, Any] | None:
+    """Return usage figures (clicks and most used menus) from a plugin that records usage.
+
+    Called by the kernel's ``GET /api/base/base-behavior/behavior-total7`` (the home dashboard) inside the
+    request's database session, so that the dashboard reads the same store as the tracking plugin.
+
+    :param tenant_id: the tenant asked about, or None for the whole platform (super administrators).
+    :param days: how many days back from today, today included.
+    :return: the first answer: ``{"clickTotal": int, "topMenus": [{"name": str, "count": int}, ...]}``,
+        or None when no plugin records usage.
+
+    Example::
+
+        @hookimpl
+        def atrium_usage_totals(tenant_id, days):
+            return {"clickTotal": 120, "topMenus": [{"name": "Letters", "count": 40}]}
+    """
+
+
 # -------------------------------------------------------------------------
 # Forms in processes (the forms plugin answers, a process plugin asks)
 # -------------------------------------------------------------------------

@@ -6,7 +6,19 @@ from atrium.sdk.routing import Router
 
 
 def kernel_routers() -> list[Router]:
-    from atrium.kernel.api import admin, auth, manifest, menus, portal, settings, systems, user
+    from atrium.kernel.api import (
+        admin,
+        auth,
+        ldap_admin,
+        manifest,
+        menus,
+        portal,
+        qrcode,
+        register,
+        settings,
+        systems,
+        user,
+    )
 
     return [
         auth.router,
@@ -18,4 +30,7 @@ def kernel_routers() -> list[Router]:
         settings.router,
         admin.router,
         manifest.router,
+        register.router,
+        qrcode.router,
+        ldap_admin.router,
     ]

@@ -6,10 +6,11 @@ Super administrators act on any tenant; supervisors only inside their own.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
-from sqlalchemy import func, literal, or_, select, union_all
+from sqlalchemy import BindParameter, String, Table, bindparam, func, literal, or_, select, union, union_all
+from sqlalchemy.orm import Session
 
 from atrium.kernel import admin, menus
 from atrium.kernel.api.deps import kernel
@@ -19,14 +20,21 @@ from atrium.kernel.identity.sessions import revoke_user, revoke_where
 from atrium.kernel.models import (
     DEFAULT_SYSTEM,
     PLATFORM_TENANT_ID,
+    AuditConfig,
     AuthToken,
+    BehaviorLog,
+    DefaultMenu,
     DictItem,
+    Favourite,
+    Feedback,
     GreyRule,
     LoginLog,
     Membership,
     Menu,
+    MenuFetch,
     MenuResource,
     PasswordStrategy,
+    PluginState,
     Role,
     RoleMenu,
     RoleResource,
@@ -88,11 +96,24 @@ def list_tenants() -> list[dict[str, Any]]:
     ]
 
 
+BRANDING = {"systemTitle": "system_title", "themeColor": "theme_color", "systemLogo": "system_logo",
+            "iconUrl": "icon_url"}
+
+
+class SystemOffer(BaseModel):
+    systemCode: str = Field(min_length=1, max_length=64)
+    systemTitle: str | None = Field(default=None, max_length=128)
+    themeColor: str | None = Field(default=None, pattern=r"^(#[0-9A-Fa-f]{6})?$")
+    systemLogo: str | None = Field(default=None, max_length=512)
+    iconUrl: str | None = Field(default=None, max_length=512)
+
+
 class TenantIn(BaseModel):
     tenantId: int = Field(ge=1, le=2**53)
     tenantName: str = Field(min_length=1, max_length=16)
     domain: str = Field(default="", max_length=128)
     parentTenantId: int | None = None
+    systems: list[SystemOffer] = Field(default_factory=list, max_length=100)
 
     @field_validator("tenantName", mode="before")
     @classmethod
@@ -107,10 +128,32 @@ class TenantIn(BaseModel):
 
 @router.post("/tenants", permission="super-admin", body=TenantIn)
 def create_tenant(body: TenantIn) -> dict[str, Any]:
-    """Create a tenant with the default system."""
+    """Create a tenant with the default system and the systems offered to it, in one transaction: a
+    failure on the way (an unknown system, say) leaves nothing written."""
+    return create_tenant_with_systems(body)
+
+
+def _delete_rows(db: Session, model: Any, column: str, value: int) -> None:
+    """Deletes a table's rows by one column through Core, outside the request's tenant scoping: an
+    administrator may be removing another tenant's rows."""
+    table = cast(Table, model.__table__)
+    db.execute(table.delete().where(table.c[column] == value))
+
+
+def create_tenant_with_systems(body: TenantIn) -> dict[str, Any]:
+    """The tenant, its systems with their branding, and the audit record, all flushed in the running
+    transaction (the request's, committed only when everything succeeded)."""
+    if body.parentTenantId is not None:
+        with unscoped():
+            if session().get(Tenant, body.parentTenantId) is None:
+                raise NotFound("tenant.not_found")
     t = admin.create_tenant(body.tenantId, body.tenantName, body.domain, body.parentTenantId)
+    for offer in body.systems:
+        branding = offer.model_dump(exclude={"systemCode"}, exclude_none=True)
+        admin.offer_system(t.id, offer.systemCode, **{BRANDING[k]: v for k, v in branding.items()})
+    kernel().local.invalidate("profile")
     audit("tenant.create", t.id, t.id, after=body.model_dump())
-    return {"tenantId": t.id}
+    return {"tenantId": t.id, "systems": sorted({DEFAULT_SYSTEM, *(o.systemCode for o in body.systems)})}
 
 
 @router.get("/users", permission="admin", query=TenantQuery)
@@ -252,6 +295,7 @@ def grant_menus(body: GrantIn) -> None:
         granted = select(RoleMenu.menu_id).where(RoleMenu.role_id == body.roleId)
         before = sorted(session().execute(granted).scalars())
         admin.grant_menus(kernel(), body.roleId, body.menuIds)
+        grants_changed()
     after = sorted(set(body.menuIds))
     audit("role.menus", tid, body.roleId, before={"menuIds": before}, after={"menuIds": after})
 
@@ -278,6 +322,7 @@ def assign_role(body: UserRoleIn) -> None:
         raise NotFound("user.not_found")
     with tenant_scope(tid):
         admin.assign_role(kernel(), body.userId, body.roleId)
+        grants_changed()
     audit("user.role.add", tid, body.userId, after={"roleId": body.roleId})
 
 
@@ -357,7 +402,7 @@ def save_menu(body: MenuIn) -> dict[str, Any]:
             if getattr(body, field) is not None:
                 setattr(row, column, getattr(body, field))
         db.flush()
-    kernel().local.invalidate(menus.MENUS)
+    grants_changed()
     after = menus.menu_item(row)
     audit("menu.save", None, row.id, before=_strip(before), after=_strip(after))
     return {"menuId": str(row.id)}
@@ -527,7 +572,7 @@ USER_COLUMNS = (
 )
 
 
-def _user_row(u: Any, m: Membership | None = None) -> dict[str, Any]:
+def _user_row(u: Any, m: Membership | None = None, now: datetime | None = None) -> dict[str, Any]:
     """A user as the console lists them: from a `User` and its `Membership`, or from a row of USER_COLUMNS."""
     if m is not None:
         tenant_id, member_enabled, supervisor = m.tenant_id, m.enabled, m.is_supervisor
@@ -541,7 +586,7 @@ def _user_row(u: Any, m: Membership | None = None) -> dict[str, Any]:
         "email": u.email,
         "tenantId": tenant_id,
         "enabled": u.enabled and member_enabled,
-        "locked": bool(u.locked_until and u.locked_until > datetime.now(UTC).replace(tzinfo=None)),
+        "locked": bool(u.locked_until and u.locked_until > (now or datetime.now(UTC).replace(tzinfo=None))),
         "failedCount": u.failed_count,
         "isAdmin": 2 if supervisor else 0,
         "isSuperAdmin": 1 if u.is_super_admin else 0,
@@ -566,21 +611,52 @@ def user_page_filters(tenant_id: int, keyword: str) -> list[Any]:
     return filters
 
 
+def _page_statements(search: bool) -> tuple[Any, Any]:
+    """The user list's page (with the window total) and its count, built once as core statements with
+    bound parameters: members found through the membership's tenant index, the users by primary key."""
+    m, u = Membership.__table__.c, User.__table__.c
+    where = [m.tenant_id == bindparam("tid")]
+    if search:
+        like: BindParameter[str] = bindparam("kw", type_=String())
+        where.append(or_(u.account.ilike(like, escape="\\"), u.full_name.ilike(like, escape="\\")))
+    joined = Membership.__table__.join(User.__table__, u.id == m.user_id)
+    page = (
+        select(
+            u.id, u.account, u.full_name, u.mobile, u.email, u.enabled, u.locked_until, u.failed_count,
+            u.is_super_admin, m.tenant_id, m.enabled.label("member_enabled"), m.is_supervisor,
+            func.count().over().label("total"),
+        )
+        .select_from(joined).where(*where).order_by(m.user_id)
+        .offset(bindparam("offset")).limit(bindparam("rows"))
+    )
+    return page, select(func.count()).select_from(joined).where(*where)
+
+
+PAGE_STATEMENTS = {search: _page_statements(search) for search in (False, True)}
+
+
+def user_page(tenant_id: int, keyword: str, page: int, rows: int) -> dict[str, Any]:
+    """One page of a tenant's members and the total in one statement (the window count rides along with
+    the page; a page past the end asks for the total on its own)."""
+    word = keyword.strip()
+    args: dict[str, Any] = {"tid": tenant_id, "offset": (page - 1) * rows, "rows": rows}
+    if word:
+        args["kw"] = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    page_stmt, count_stmt = PAGE_STATEMENTS[bool(word)]
+    conn = session().connection()
+    found = conn.execute(page_stmt, args).all()
+    total = found[0].total if found else 0
+    if not found and page > 1:
+        total = conn.execute(count_stmt, args).scalar() or 0
+    now = datetime.now(UTC).replace(tzinfo=None)
+    people = [_user_row(r, now=now) for r in found]
+    return {"total": total, "pageIndex": page, "pageRows": rows, "list": people}
+
+
 @router.get("/users/page", permission="admin", query=UserPageQuery)
 def page_users(query: UserPageQuery) -> dict[str, Any]:
     """One page of a tenant's users, searched by account or name, with the total."""
-    tid = target_tenant(query.tenantId)
-    db = session()
-    filters = user_page_filters(tid, query.keyword)
-    joined = select(func.count()).select_from(Membership).join(User, User.id == Membership.user_id)
-    with unscoped():
-        total = db.execute(joined.where(*filters)).scalar() or 0
-        rows = db.execute(
-            select(*USER_COLUMNS).join(Membership, Membership.user_id == User.id).where(*filters)
-            .order_by(User.id).offset((query.pageIndex - 1) * query.pageRows).limit(query.pageRows)
-        ).all()
-    return {"total": total, "pageIndex": query.pageIndex, "pageRows": query.pageRows,
-            "list": [_user_row(r) for r in rows]}
+    return user_page(target_tenant(query.tenantId), query.keyword, query.pageIndex, query.pageRows)
 
 
 class UserIdQuery(BaseModel):
@@ -653,6 +729,7 @@ def update_user(body: UserUpdateIn) -> dict[str, Any]:
     if body.supervisor is not None:
         member.is_supervisor = body.supervisor
     session().flush()
+    grants_changed()
     kernel().local.invalidate("profile")
     after = _user_row(user, member)
     audit("user.update", tid, body.userId, before=before, after=after)
@@ -709,6 +786,7 @@ def add_membership(body: MembershipIn) -> None:
         if session().get(User, body.userId) is None:
             raise NotFound("user.not_found")
     admin.add_membership(body.userId, tid, body.supervisor)
+    grants_changed()
     audit("user.membership", tid, body.userId, after={"supervisor": body.supervisor})
 
 
@@ -727,6 +805,7 @@ def remove_role(body: UserRoleIn) -> None:
         db.delete(row)
         db.flush()
     kernel().local.invalidate("session")
+    grants_changed()
     audit("user.role.remove", tid, body.userId, before={"roleId": body.roleId})
 
 
@@ -736,54 +815,98 @@ class PermissionQuery(BaseModel):
     systemCode: str = Field(default="iotAutho", max_length=64)
 
 
+PERMISSIONS = menus.MENUS  # dropped with the menu trees: on every grant, menu and resource change
+
+
 def effective_permissions(user_id: int, tenant_id: int, system_code: str) -> dict[str, Any]:
-    """The menus and buttons a user's roles in a tenant grant in a system (administrators see all)."""
+    """The menus and buttons a user's roles in a tenant grant in a system (administrators see all).
+
+    One indexed statement finds the user's administrator flags and roles; the menus and buttons those
+    roles grant are then computed once per (tenant, system, set of roles) and kept in the in-process
+    cache, which every grant, role, menu and resource change drops (in every process, and again when the
+    change commits)."""
     db = session()
     with unscoped():
-        admin_flags = db.execute(
-            select(User.is_super_admin, Membership.is_supervisor)
+        held = db.execute(
+            select(User.is_super_admin, Membership.is_supervisor, UserRole.role_id)
             .join(Membership, Membership.user_id == User.id)
+            .outerjoin(UserRole, (UserRole.user_id == User.id) & (UserRole.tenant_id == tenant_id))
             .where(User.id == user_id, Membership.tenant_id == tenant_id)
-        ).first()
-        rows = db.execute(
-            select(Menu.id, Menu.parent_id, Menu.code, Menu.name).where(Menu.system_code == system_code)
         ).all()
-    everything = bool(admin_flags is not None and (admin_flags[0] or admin_flags[1]))
-    held = select(UserRole.role_id).where(UserRole.user_id == user_id, UserRole.tenant_id == tenant_id)
-    ids = union_all(  # roles, their menus and their buttons in one round trip
-        select(literal("r"), UserRole.role_id)
-        .where(UserRole.user_id == user_id, UserRole.tenant_id == tenant_id),
-        select(literal("m"), RoleMenu.menu_id)
-        .where(RoleMenu.tenant_id == tenant_id, RoleMenu.role_id.in_(held)),
-        select(literal("b"), RoleResource.resource_id)
-        .where(RoleResource.tenant_id == tenant_id, RoleResource.role_id.in_(held)),
-    )
-    found: dict[str, set[int]] = {"r": set(), "m": set(), "b": set()}
-    with tenant_scope(tenant_id):
-        for kind, value in db.execute(ids):
-            found[kind].add(value)
-    roles, granted, buttons = found["r"], found["m"], found["b"]
-    by_id = {r.id: r for r in rows}
-    keep: set[int] = set(by_id) if everything else set()
-    for mid in granted if not everything else ():
-        node = by_id.get(mid)
-        while node is not None and node.id not in keep:
-            keep.add(node.id)
-            node = by_id.get(node.parent_id) if node.parent_id else None
-    with unscoped():
-        res = db.execute(
-            select(MenuResource.id, MenuResource.menu_id, MenuResource.code, MenuResource.name)
-            .join(Menu, Menu.id == MenuResource.menu_id).where(Menu.system_code == system_code)
-        ).all() if keep else []
-    return {
-        "all": everything,
-        "roleIds": sorted(roles),
-        "menus": [{"menuId": str(r.id), "menuCode": r.code, "menuName": r.name,
-                   "parentId": str(r.parent_id) if r.parent_id else None} for r in rows if r.id in keep],
-        "resources": [{"resourceId": str(r.id), "menuId": str(r.menu_id), "resourceCode": r.code,
-                       "resourceName": r.name} for r in res
-                      if r.menu_id in keep and (everything or r.id in buttons)],
+    everything = any(r[0] or r[1] for r in held)
+    roles = frozenset(r[2] for r in held if r[2] is not None)
+    cache = kernel().local
+    key = ("permissions", tenant_id, system_code, everything, roles)
+    granted = cache.get(PERMISSIONS, key)
+    if granted is None:
+        granted = _granted(tenant_id, system_code, everything, roles)
+        cache.put(PERMISSIONS, key, granted)
+    return {"all": everything, "roleIds": sorted(roles), **granted}
+
+
+def _catalogue(system_code: str) -> tuple[dict[int, tuple[int | None, dict[str, Any]]], dict[int, Any]]:
+    """A system's menus (parent and answer row by id) and button resources (menu and answer row by id),
+    kept beside the menu trees and dropped with them."""
+    cache = kernel().local
+    key = ("catalogue", system_code)
+    found = cache.get(PERMISSIONS, key)
+    if found is not None:
+        return cast(tuple[dict[int, tuple[int | None, dict[str, Any]]], dict[int, Any]], found)
+    conn = session().connection()
+    m, r = Menu.__table__.c, MenuResource.__table__.c
+    menu_rows = conn.execute(
+        select(m.id, m.parent_id, m.code, m.name).where(m.system_code == system_code).order_by(m.sort, m.id)
+    ).all()
+    res_rows = conn.execute(
+        select(r.id, r.menu_id, r.code, r.name)
+        .join_from(MenuResource.__table__, Menu.__table__, m.id == r.menu_id)
+        .where(m.system_code == system_code).order_by(r.menu_id, r.id)
+    ).all()
+    menus_by_id = {
+        i: (parent, {"menuId": str(i), "menuCode": code, "menuName": name,
+                     "parentId": str(parent) if parent else None})
+        for i, parent, code, name in menu_rows
     }
+    resources_by_id = {
+        i: (menu, {"resourceId": str(i), "menuId": str(menu), "resourceCode": code, "resourceName": name})
+        for i, menu, code, name in res_rows
+    }
+    cache.put(PERMISSIONS, key, (menus_by_id, resources_by_id))
+    return menus_by_id, resources_by_id
+
+
+def _granted(tenant_id: int, system_code: str, everything: bool, roles: frozenset[int]) -> dict[str, Any]:
+    menus_by_id, resources_by_id = _catalogue(system_code)
+    if everything:
+        return {"menus": [row for _, row in menus_by_id.values()],
+                "resources": [row for _, row in resources_by_id.values()]}
+    if not roles:
+        return {"menus": [], "resources": []}
+    rm, rr = RoleMenu.__table__.c, RoleResource.__table__.c
+    held: BindParameter[list[int]] = bindparam("roles", expanding=True)
+    ids = union(  # the roles' menus and buttons, each once, in one round trip
+        select(literal(0), rm.menu_id).where(rm.tenant_id == tenant_id, rm.role_id.in_(held)),
+        select(literal(1), rr.resource_id).where(rr.tenant_id == tenant_id, rr.role_id.in_(held)),
+    )
+    granted: set[int] = set()
+    buttons: set[int] = set()
+    for kind, value in session().connection().execute(ids, {"roles": sorted(roles)}):
+        (buttons if kind else granted).add(value)
+    keep: set[int] = set()
+    for menu_id in granted:
+        node: int | None = menu_id
+        while node is not None and node not in keep and node in menus_by_id:
+            keep.add(node)
+            node = menus_by_id[node][0]
+    return {
+        "menus": [row for i, (_, row) in menus_by_id.items() if i in keep],
+        "resources": [row for i, (menu, row) in resources_by_id.items() if i in buttons and menu in keep],
+    }
+
+
+def grants_changed() -> None:
+    """Drop the cached menu trees and effective permissions now and again when the change commits."""
+    kernel().local.invalidate_on_commit(session(), PERMISSIONS)
 
 
 @router.get("/users/permissions", permission="admin", query=PermissionQuery)
@@ -860,7 +983,7 @@ def delete_role(body: RoleIdIn) -> None:
         db.flush()
         db.delete(role)
         db.flush()
-    kernel().local.invalidate(menus.MENUS)
+    grants_changed()
     audit("role.delete", tid, body.roleId, before=before)
 
 
@@ -892,6 +1015,7 @@ def grant_resources(body: GrantResourcesIn) -> None:
             db.add(RoleResource(role_id=body.roleId, resource_id=rid))
         db.flush()
     kernel().local.invalidate("session")
+    grants_changed()
     audit("role.resources", tid, body.roleId,
           before={"resourceIds": before}, after={"resourceIds": sorted(wanted)})
 
@@ -941,6 +1065,7 @@ def save_resource(body: ResourceIn) -> dict[str, str]:
             db.add(row)
         row.name = body.resourceName
         db.flush()
+    grants_changed()
     audit("resource.save", None, row.id, before=before, after=body.model_dump())
     return {"resourceId": str(row.id)}
 
@@ -979,7 +1104,7 @@ def move_menu(body: MenuMoveIn) -> dict[str, Any]:
         for position, m in enumerate(siblings):
             m.sort = position * 10
         db.flush()
-    kernel().local.invalidate(menus.MENUS)
+    grants_changed()
     audit("menu.move", None, body.menuId, before=before, after={"parentId": body.parentId, "sort": row.sort})
     parent = str(body.parentId) if body.parentId else None
     return {"menuId": str(row.id), "parentId": parent, "sort": row.sort}
@@ -1243,3 +1368,142 @@ def login_log(query: LoginLogQuery) -> dict[str, Any]:
             "locked": bool(u and u.locked_until and u.locked_until > now),
         })
     return {"total": total, "pageIndex": query.pageIndex, "pageRows": query.pageRows, "list": out}
+
+
+# -- deleting tenants and menus, lockouts, sign-in modes --------------------------------------------------
+
+
+class TenantDeleteIn(BaseModel):
+    tenantId: int
+
+
+@router.post("/tenants/delete", permission="super-admin", body=TenantDeleteIn)
+def delete_tenant(body: TenantDeleteIn) -> None:
+    """Delete a tenant nobody belongs to and no tenant sits under, with its configuration (systems offered,
+    roles and grants, plugin switches, sign-in options, grey rules, password rules, logs); refused, saying
+    why, while in use. The audit trail keeps its records."""
+    from atrium.kernel.identity.models import LdapConfig, LdapLink, SigninConfig
+    db = session()
+    with unscoped():
+        tenant = db.get(Tenant, body.tenantId)
+        if tenant is None:
+            raise NotFound("tenant.not_found")
+        if tenant.id == PLATFORM_TENANT_ID:
+            raise BadRequest("tenant.platform_kept")
+        members = db.execute(
+            select(func.count()).select_from(Membership).where(Membership.tenant_id == tenant.id)
+        ).scalar() or 0
+        if members:
+            raise Conflict("tenant.in_use", count=members)
+        children = db.execute(
+            select(func.count()).select_from(Tenant).where(Tenant.parent_id == tenant.id)
+        ).scalar() or 0
+        if children:
+            raise Conflict("tenant.has_children", count=children)
+        before = {"tenantName": tenant.name, "domain": tenant.domain, "enabled": tenant.enabled}
+        owned: tuple[Any, ...] = (
+            LdapLink, LdapConfig, UserRole, RoleResource, RoleMenu, Role, TenantSystem, DefaultMenu,
+            Favourite, GreyRule, PasswordStrategy, AuditConfig, Feedback, LoginLog, BehaviorLog,
+        )
+        for model in (*owned, PluginState, SigninConfig, AuthToken):
+            _delete_rows(db, model, "tenant_id", tenant.id)
+        db.delete(tenant)
+        db.flush()
+    kernel().local.invalidate("profile")
+    grants_changed()
+    audit("tenant.delete", body.tenantId, body.tenantId, before=before)
+
+
+class MenuIdIn(BaseModel):
+    menuId: int
+
+
+@router.post("/menus/delete", permission="super-admin", body=MenuIdIn)
+def delete_menu(body: MenuIdIn) -> None:
+    """Delete a menu with its buttons; refused, saying why, while it has sub-menus, while a role of any
+    tenant is granted it or one of its buttons, or when a plugin provides it (the plugin is switched off
+    instead)."""
+    db = session()
+    with unscoped():
+        row = db.get(Menu, body.menuId)
+        if row is None:
+            raise NotFound("menu.not_found")
+        if row.plugin:
+            raise BadRequest("menu.from_plugin", plugin=row.plugin)
+        children = db.execute(
+            select(func.count()).select_from(Menu).where(Menu.parent_id == row.id)
+        ).scalar() or 0
+        if children:
+            raise Conflict("menu.has_children", count=children)
+        buttons = select(MenuResource.id).where(MenuResource.menu_id == row.id)
+        granted = union_all(
+            select(RoleMenu.role_id).where(RoleMenu.menu_id == row.id),
+            select(RoleResource.role_id).where(RoleResource.resource_id.in_(buttons)),
+        ).subquery()
+        roles = db.execute(select(func.count(func.distinct(granted.c.role_id)))).scalar() or 0
+        if roles:
+            raise Conflict("menu.in_use", count=roles)
+        before = _strip(menus.menu_item(row))
+        for model in (DefaultMenu, Favourite, MenuFetch, MenuResource):
+            _delete_rows(db, model, "menu_id", row.id)
+        db.delete(row)
+        db.flush()
+    grants_changed()
+    audit("menu.delete", None, body.menuId, before=before)
+
+
+class LockoutQuery(BaseModel):
+    tenantId: int | None = None
+    keyword: str = Field(default="", max_length=64)
+    pageIndex: int = Field(default=1, ge=1, le=100_000)
+    pageRows: int = Field(default=20, ge=1, le=100)
+
+
+@router.get("/lockouts", permission="admin", query=LockoutQuery)
+def lockouts(query: LockoutQuery) -> dict[str, Any]:
+    """The tenant's accounts with failed sign-ins since their last success: locked ones first, then by the
+    latest failure; each with its count, the time of the last failure and the end of its lockout."""
+    tid = target_tenant(query.tenantId)
+    now = datetime.now(UTC).replace(tzinfo=None)
+    filters = [*user_page_filters(tid, query.keyword), User.failed_count > 0]
+    locked = (User.locked_until.is_not(None)) & (User.locked_until > now)
+    db = session()
+    with unscoped():
+        stmt = (
+            select(User.id, User.account, User.full_name, User.failed_count, User.last_failed_at,
+                   User.locked_until, func.count().over().label("total"))
+            .select_from(Membership).join(User, User.id == Membership.user_id).where(*filters)
+            .order_by(locked.desc(), User.last_failed_at.desc(), User.id)
+            .offset((query.pageIndex - 1) * query.pageRows).limit(query.pageRows)
+        )
+        rows = db.execute(stmt).all()
+        total = rows[0].total if rows else 0
+    stamp = "%Y-%m-%d %H:%M:%S"
+
+    def until(r: Any) -> str:
+        return r.locked_until.strftime(stamp) if r.locked_until and r.locked_until > now else ""
+
+    return {
+        "total": total, "pageIndex": query.pageIndex, "pageRows": query.pageRows,
+        "list": [
+            {
+                "userId": r.id, "account": r.account, "userFullName": r.full_name,
+                "failedCount": r.failed_count,
+                "lastFailedAt": r.last_failed_at.strftime(stamp) if r.last_failed_at else "",
+                "locked": bool(until(r)), "lockedUntil": until(r),
+            }
+            for r in rows
+        ],
+    }
+
+
+@router.get("/signin-modes", permission="admin", query=TenantQuery)
+def signin_modes(query: TenantQuery) -> dict[str, Any]:
+    """What the tenant's sign-in page offers now: password, phone and e-mail codes, QR code, the domain
+    accounts of its LDAP servers, and the single sign-on of enabled plugins; with its domain name."""
+    from atrium.kernel.api.settings import login_types
+
+    tid = target_tenant(query.tenantId)
+    with unscoped():
+        tenant = session().get(Tenant, tid)
+    return {"tenantId": tid, "domain": tenant.domain if tenant else "", "loginTypes": login_types(tid)}

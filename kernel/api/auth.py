@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from atrium.kernel.api.deps import kernel
 from atrium.kernel.identity import service
+from atrium.kernel.identity.dialcodes import foreign_number_message
 from atrium.kernel.identity.sessions import revoke_family
 from atrium.kernel.models import Tenant, User
 from atrium.kernel.systems import check_system_usable
@@ -60,7 +61,7 @@ class LoginIn(BaseModel):
             if not self.phone.strip():
                 raise BadRequest("login.phone_empty")
             if not service.PHONE.match(self.phone.strip()):
-                raise BadRequest("login.phone_invalid")
+                raise BadRequest(foreign_number_message(self.phone) or "login.phone_invalid")
             if not self.code.strip():
                 raise BadRequest("login.code_empty")
         else:
@@ -119,7 +120,7 @@ def send_sms_code(query: PhoneQuery) -> None:
     if not phone:
         raise BadRequest("login.phone_empty")
     if not service.PHONE.match(phone):
-        raise BadRequest("login.phone_region")
+        raise BadRequest(foreign_number_message(phone) or "login.phone_region")
     service.send_code(kernel(), "sms", service.normalise_phone(phone))
 
 

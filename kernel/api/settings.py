@@ -10,7 +10,18 @@ from sqlalchemy import func, select
 
 from atrium.kernel import menus
 from atrium.kernel.api.deps import kernel
-from atrium.kernel.models import AuditConfig, BehaviorLog, DictItem, GreyRule, LoginLog, ServerConfig, Tenant
+from atrium.kernel.models import (
+    AuditConfig,
+    BehaviorLog,
+    DictItem,
+    Feedback,
+    GreyRule,
+    LoginLog,
+    Membership,
+    ServerConfig,
+    Tenant,
+    User,
+)
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest
@@ -116,10 +127,24 @@ class LoginInfoQuery(BaseModel):
 
 def login_types(tenant_id: int | None) -> list[dict[str, Any]]:
     types: list[dict[str, Any]] = [{"type": "account"}, {"type": "phone"}, {"type": "email"}]
+    types.extend(signin_types(tenant_id))
     k = kernel()
     for plugin, extra in k.plugins.call("atrium_login_types", tenant_id=tenant_id).items():
         if tenant_id is None or k.enablement.is_enabled(tenant_id, plugin):
             types.extend(extra or [])
+    return types
+
+
+def signin_types(tenant_id: int | None) -> list[dict[str, Any]]:
+    """Domain accounts (the tenant's LDAP domains) and QR code, as the tenant's sign-in options allow."""
+    from atrium.kernel.identity import ldap, register
+
+    types: list[dict[str, Any]] = []
+    domains = ldap.domains(tenant_id)
+    if domains:
+        types.append({"type": "ldap", "domains": domains})
+    if register.config_of(tenant_id).qrcode_enabled:
+        types.append({"type": "qrcode"})
     return types
 
 
@@ -148,7 +173,14 @@ def get_login_info(query: LoginInfoQuery) -> dict[str, Any]:
         "tenantName": tenant.name if tenant else "",
         "loginTypes": login_types(tenant.id if tenant else None),
         "captcha": True,
+        "allowRegister": _allow_register(tenant.id if tenant else None),
     }
+
+
+def _allow_register(tenant_id: int | None) -> bool:
+    from atrium.kernel.identity import register
+
+    return register.config_of(tenant_id).allow_register
 
 
 def _days(n: int) -> list[str]:
@@ -191,11 +223,57 @@ def behavior_7day() -> dict[str, Any]:
         .order_by(func.count().desc())
         .limit(10)
     ).all()
+    menus_by_name = {n: int(c) for n, c in top_menus}
+    tracked = _tracked_usage(7)
+    if tracked:  # the usage-tracking plugin's store, besides visits recorded here
+        total += int(tracked.get("clickTotal", 0))
+        for m in tracked.get("topMenus", []):
+            menus_by_name[m["name"]] = menus_by_name.get(m["name"], 0) + int(m["count"])
+    ranked = sorted(menus_by_name.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
     return {
         "clickTotal": int(total),
-        "topMenus": [{"name": n, "count": int(c)} for n, c in top_menus],
+        "topMenus": [{"name": n, "count": c} for n, c in ranked],
         "topUsers": [{"userId": str(u), "count": int(c)} for u, c in top_users],
+        **_home_totals(),
     }
+
+
+def _tracked_usage(days: int) -> dict[str, Any] | None:
+    """Clicks and top menus from the plugin that records usage (`atrium_usage_totals`), if enabled here."""
+    su = current_context().require_user()
+    k = kernel()
+    for plugin, answer in k.plugins.call(
+        "atrium_usage_totals", tenant_id=None if su.is_super_admin else su.tenant_id, days=days
+    ).items():
+        if answer is not None and k.enablement.is_enabled(su.tenant_id, plugin):
+            return dict(answer)
+    return None
+
+
+def _home_totals() -> dict[str, int]:
+    """Tenant, user and question (feedback) totals: the platform for super administrators, else the tenant."""
+    su = current_context().require_user()
+    db = session()
+
+    def count(q: Any) -> int:
+        return int(db.execute(q).scalar() or 0)
+
+    with unscoped():
+        if su.is_super_admin:
+            return {
+                "tenantTotal": count(
+                    select(func.count()).select_from(Tenant).where(Tenant.enabled.is_(True))
+                ),
+                "userTotal": count(select(func.count()).select_from(User).where(User.enabled.is_(True))),
+                "questionTotal": count(select(func.count()).select_from(Feedback)),
+            }
+        return {
+            "tenantTotal": 1,
+            "userTotal": count(select(func.count()).select_from(Membership).where(
+                Membership.tenant_id == su.tenant_id, Membership.enabled.is_(True))),
+            "questionTotal": count(select(func.count()).select_from(Feedback).where(
+                Feedback.tenant_id == su.tenant_id)),
+        }
 
 
 class VisitIn(BaseModel):

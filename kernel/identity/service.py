@@ -122,6 +122,21 @@ def _record_failure(kernel: Kernel, user: User | None) -> None:
         user.lock_level += 1
 
 
+def report_failure(kernel: Kernel, account: str, user: User | None, mode: str, reason: str) -> None:
+    """Tells the plugins of a refused sign-in (`login.failed`), in the sign-in's own transaction: the
+    administration console keeps the failed sign-ins and lockouts from these."""
+    locked = user.locked_until if user is not None and _locked(user) else None
+    kernel.emit(
+        "login.failed",
+        tenant_id=user.default_tenant_id if user is not None else None,
+        user_id=user.id if user is not None else None,
+        account=account[:128],
+        mode=mode,
+        reason=reason,
+        lockedUntil=locked.isoformat() if locked else None,
+    )
+
+
 def _locked(user: User) -> bool:
     if user.last_failed_at and utcnow() - user.last_failed_at > FAILURE_WINDOW:
         return False
@@ -141,7 +156,12 @@ def password_login(
         user = db.execute(select(User).where(User.account == account)).scalar()
     ok = verify_password(user.password_hash if user else "", password)
     if user is None or not ok or not user.enabled or _locked(user):
+        locked_before = user is not None and _locked(user)
         _record_failure(kernel, user if (user and not ok) else None)
+        reason = (
+            "unknown" if user is None else "locked" if locked_before else "password" if not ok else "disabled"
+        )
+        report_failure(kernel, account, user, "account", reason)
         kernel.cache.set(
             fail_key, int(kernel.cache.get(fail_key) or 0) + 1, ttl=FAILURE_WINDOW.total_seconds()
         )
@@ -157,6 +177,8 @@ def code_login(kernel: Kernel, channel: str, target: str, code: str) -> LoginRes
         column = User.mobile if channel == "sms" else User.email
         user = session().execute(select(User).where(column == target, User.enabled.is_(True))).scalar()
     if user is None:
+        report_failure(kernel, target, None, "phone" if channel == "sms" else "email", "unknown")
+        session().commit()
         raise LoginFailed()
     return complete_login(kernel, user)
 

@@ -1,4 +1,5 @@
-"""The console's own HTTP API (`/api/admin`): audit trail, tenant profiles and the country list.
+"""The console's own HTTP API (`/api/admin`): audit trail, failed sign-ins, tenant profiles (a new tenant
+with its profile and systems in one transaction) and the country list.
 
 Users, roles, menus, systems and plugin enablement are the kernel's admin API (`/api/base/admin`); its
 writes reach the audit trail through ``admin.audit`` events.
@@ -54,6 +55,21 @@ def audit_export(query: AuditQuery) -> dict[str, str]:
     """The matching audit records as CSV (`fileName`, `content`)."""
     tid = audit_tenant(query.tenantId)
     return {"fileName": "audit.csv", "content": service.audit_csv(tid, query.keyword, query.action)}
+
+
+class FailureQuery(BaseModel):
+    tenantId: int | None = None
+    keyword: str = Field(default="", max_length=64)
+    pageIndex: int = Field(default=1, ge=1, le=100_000)
+    pageRows: int = Field(default=20, ge=1, le=100)
+
+
+@router.get("/signin-failures", permission="admin", query=FailureQuery)
+def signin_failures(query: FailureQuery) -> dict[str, Any]:
+    """One page of failed sign-ins (newest first) with the lockouts they started, searched by account, IP,
+    mode or reason. Super administrators see every tenant's (and unknown accounts'); supervisors their own."""
+    tid = audit_tenant(query.tenantId)
+    return service.failures_page(tid, query.keyword, query.pageIndex, query.pageRows)
 
 
 @router.get("/countries", permission="admin")
@@ -136,6 +152,49 @@ def save_tenant_profile(body: ProfileIn) -> dict[str, Any]:
 @router.post("/tenant-profiles/check", permission="super-admin", body=ProfileIn)
 def check_tenant_profile(body: ProfileIn) -> None:
     """Check a profile without saving it (the tenant form checks before it creates the tenant)."""
+
+
+class SystemOfferIn(BaseModel):
+    systemCode: str = Field(min_length=1, max_length=64)
+    systemTitle: str | None = Field(default=None, max_length=128)
+    themeColor: str | None = Field(default=None, pattern=r"^(#[0-9A-Fa-f]{6})?$")
+    systemLogo: str | None = Field(default=None, max_length=512)
+    iconUrl: str | None = Field(default=None, max_length=512)
+
+
+class NewTenantIn(ProfileIn):
+    tenantName: str
+    domain: str = Field(default="", max_length=128)
+    parentTenantId: int | None = None
+    systems: list[SystemOfferIn] = Field(default_factory=list, max_length=100)
+
+    @field_validator("tenantName", mode="before")
+    @classmethod
+    def _name(cls, v: Any) -> Any:
+        if not isinstance(v, str) or not 1 <= len(v.strip()) <= 16:
+            raise BadRequest("tenant.name_length")
+        return v.strip()
+
+
+@router.post("/tenants", permission="super-admin", body=NewTenantIn)
+def create_tenant(body: NewTenantIn) -> dict[str, Any]:
+    """Create a tenant with its profile and the systems offered to it (with their branding), all in the
+    request's one transaction: when any part fails (an unknown system, a taken id) nothing is written."""
+    from atrium.kernel.api.admin import TenantIn, create_tenant_with_systems
+
+    created = create_tenant_with_systems(
+        TenantIn.model_validate(
+            {
+                "tenantId": body.tenantId,
+                "tenantName": body.tenantName,
+                "domain": body.domain,
+                "parentTenantId": body.parentTenantId,
+                "systems": [s.model_dump() for s in body.systems],
+            }
+        )
+    )
+    profile = service.save_profile(body.tenantId, body.model_dump(include=set(service.PROFILE_FIELDS)))
+    return {**created, "profile": profile}
 
 
 class ApprovalIn(BaseModel):

@@ -53,3 +53,20 @@ class TenantProfile(Base):
     size: Mapped[int] = mapped_column(Integer, default=0)
     extra: Mapped[dict[str, object]] = mapped_column(JSON, default=dict)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+
+class SigninFailure(Base):
+    """One failed sign-in, as the kernel reports it (`login.failed`): the account typed, the mode, why it
+    failed, where from, and the lockout it started if any. Rows are only ever added."""
+
+    __tablename__ = "admin_signin_failure"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    tenant_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    account: Mapped[str] = mapped_column(String(128), default="")
+    mode: Mapped[str] = mapped_column(String(16), default="")
+    reason: Mapped[str] = mapped_column(String(32), default="")
+    ip: Mapped[str] = mapped_column(String(64), default="")
+    user_agent: Mapped[str] = mapped_column(String(256), default="")
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -1,22 +1,24 @@
-"""The audit trail and the tenant profiles."""
+"""The audit trail, the failed sign-ins and the tenant profiles."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from atrium.plugins.admin.models import AuditRecord, TenantProfile
+from atrium.plugins.admin.models import AuditRecord, SigninFailure, TenantProfile
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import NotFound
 from atrium.sdk.types import Event
 
 AUDIT_EVENT = "admin.audit"
+FAILURE_EVENT = "login.failed"
+STAMP = "%Y-%m-%d %H:%M:%S"
 
 
 def _text(value: Any) -> str:
@@ -52,10 +54,18 @@ def record(
 
 
 def on_event(event: Event) -> None:
-    """Record the kernel admin API's writes, which it reports as ``admin.audit`` events."""
+    """Record the kernel admin API's writes (``admin.audit`` events) and failed sign-ins (``login.failed``);
+    a deleted tenant's profile goes with it."""
+    if event.name == FAILURE_EVENT:
+        record_failure(event)
+        return
     if event.name != AUDIT_EVENT:
         return
     data = event.data
+    if data.get("action") == "tenant.delete" and event.tenant_id is not None:
+        profile = session().get(TenantProfile, event.tenant_id)
+        if profile is not None:
+            session().delete(profile)
     record(
         data.get("action", ""),
         event.tenant_id,
@@ -65,6 +75,77 @@ def on_event(event: Event) -> None:
         user_id=event.user_id,
         account=str(data.get("account", "")),
     )
+
+
+def _when(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=None)
+        except ValueError:
+            return None
+    return None
+
+
+def record_failure(event: Event) -> None:
+    """Add a failed sign-in, in the sign-in's own transaction.
+
+    The event carries ``tenant_id`` (the tenant of the sign-in page, else the account's default tenant;
+    none for an unknown account) and ``user_id`` (none for an unknown account), and in its data ``account``
+    (as typed), ``mode`` (account, phone, email, ldap, qrcode), ``reason`` (password, locked, disabled,
+    unknown, code), ``lockedUntil`` (when this failure started a lockout) and optionally ``ip`` and
+    ``userAgent`` (else the request's)."""
+    data = event.data
+    ctx = current_context()
+    session().add(
+        SigninFailure(
+            tenant_id=event.tenant_id,
+            user_id=event.user_id,
+            account=str(data.get("account", ""))[:128],
+            mode=str(data.get("mode", "account"))[:16],
+            reason=str(data.get("reason", ""))[:32],
+            ip=str(data.get("ip") or ctx.client_ip or "")[:64],
+            user_agent=str(data.get("userAgent") or ctx.user_agent or "")[:256],
+            locked_until=_when(data.get("lockedUntil")),
+        )
+    )
+    session().flush()
+
+
+def _like(word: str) -> str:
+    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def failures_page(tenant_id: int | None, keyword: str, page: int, rows: int) -> dict[str, Any]:
+    """One page of failed sign-ins (newest first), searched by account, IP, mode or reason."""
+    stmt = select(SigninFailure)
+    if tenant_id is not None:
+        stmt = stmt.where(SigninFailure.tenant_id == tenant_id)
+    word = keyword.strip()
+    if word:
+        like = _like(word)
+        stmt = stmt.where(
+            or_(*(c.ilike(like, escape="\\") for c in (SigninFailure.account, SigninFailure.ip,
+                                                        SigninFailure.mode, SigninFailure.reason)))
+        )
+    db = session()
+    total = db.execute(select(func.count()).select_from(stmt.subquery())).scalar() or 0
+    found = db.execute(
+        stmt.order_by(SigninFailure.id.desc()).offset((page - 1) * rows).limit(rows)
+    ).scalars().all()
+    return {
+        "total": total, "pageIndex": page, "pageRows": rows,
+        "list": [
+            {
+                "failureId": str(r.id), "at": r.at.strftime(STAMP), "tenantId": r.tenant_id,
+                "userId": r.user_id, "account": r.account, "mode": r.mode, "reason": r.reason, "ip": r.ip,
+                "userAgent": r.user_agent,
+                "lockedUntil": r.locked_until.strftime(STAMP) if r.locked_until else "",
+            }
+            for r in found
+        ],
+    }
 
 
 def _row(r: AuditRecord) -> dict[str, Any]:
@@ -89,7 +170,7 @@ def _audit_query(tenant_id: int | None, keyword: str, action: str) -> Any:
         stmt = stmt.where(AuditRecord.action == action)
     word = keyword.strip()
     if word:
-        like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = _like(word)
         stmt = stmt.where(
             or_(
                 AuditRecord.account.ilike(like, escape="\\"),

@@ -179,7 +179,7 @@ def _submit(form: Form, row: FormVersion, data: dict[str, Any], days_ago: int, w
     )
     session().add(sub)
     session().flush()
-    _write_index(_index_rows(sub.tenant_id, form.id, sub.id, data))
+    _write_index(_index_rows(row.schema, sub.tenant_id, form.id, sub.id, data))
 
 
 def load(tenants: dict[str, int]) -> None:

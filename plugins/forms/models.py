@@ -74,6 +74,7 @@ class SubmissionValue(TenantScoped, Base):
     __tablename__ = "form_submission_value"
     __table_args__ = (
         Index("ix_form_submission_value_lookup", "tenant_id", "form_id", "field", "value", "submission_id"),
+        {"sqlite_with_rowid": False},
     )
     #: no index of its own: it leads the lookup index
     tenant_id: Mapped[int] = mapped_column(BigInteger, nullable=False)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import String, and_, delete, exists, false, func, insert, or_, select
+import orjson
+from sqlalchemy import Select, String, Table, and_, delete, exists, false, func, insert, or_, select
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import aliased
 
 from atrium.plugins.forms import schema as fs
@@ -218,44 +222,110 @@ def count_forms() -> dict[str, int]:
 # -- submissions -----------------------------------------------------------------------------------------
 
 
-def _index_rows(tenant_id: int, form_id: int, sub_id: int, data: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = []
-    for key, value in data.items():
-        text = fs.index_text(value)
-        if text is not None:
-            rows.append(
-                {
-                    "tenant_id": tenant_id,
-                    "form_id": form_id,
-                    "submission_id": sub_id,
-                    "field": key,
-                    "value": text,
-                }
-            )
-    return rows
-
-
-SUBMISSIONS = Submission.__table__
-VALUES = SubmissionValue.__table__
+SUBMISSIONS = cast(Table, Submission.__table__)
+VALUES = cast(Table, SubmissionValue.__table__)
 #: kinds without index rows: files, pictures and sub-table rows are not searched; numbers are filtered on
 #: the stored JSON (a number field is rarely a filter, and an index row for each one doubles the writes)
 NOT_INDEXED = frozenset({"file", "image", "table", "number"})
+#: a list counts its matches up to this many; past it the total says "at least"
+COUNT_CAP = 10_000
 
-
-_INSERT_ONE = insert(SUBMISSIONS).returning(SUBMISSIONS.c.id)
 _INSERT_MANY = insert(SUBMISSIONS).returning(SUBMISSIONS.c.id, sort_by_parameter_order=True)
-_INSERT_VALUES = insert(VALUES)
+_COLUMNS = (
+    "tenant_id",
+    "form_id",
+    "version",
+    "data",
+    "status",
+    "created_by",
+    "created_by_name",
+    "created_at",
+    "updated_at",
+)
+_VALUE_COLUMNS = ("tenant_id", "form_id", "submission_id", "field", "value")
 
 
-def _write_index(rows: list[dict[str, Any]]) -> None:
-    """Index rows in one executemany (Core: no unit of work for rows nobody loads as objects)."""
-    if rows:
-        session().connection().execute(_INSERT_VALUES, rows)
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A submission just written (what the caller answers with; no ORM object is built for it)."""
+
+    id: int
+    form_id: int
+    version: int
+    data: dict[str, Any]
+    status: str
+    created_by: int | None
+    created_by_name: str
+    created_at: datetime
+    updated_at: datetime
 
 
-def _indexed(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Writes:
+    """The submit path's statements for one database, at the driver level (one submission is two round
+    trips on SQLite and one on PostgreSQL, where the index rows go in the same statement)."""
+
+    postgres: bool
+    one: str
+    values: str
+    stamp: Callable[[datetime], Any]
+
+
+@functools.cache
+def _writes(dialect: Dialect) -> _Writes:
+    postgres = dialect.name == "postgresql"
+    mark = "?" if dialect.paramstyle == "qmark" else "%s"
+    cols = ", ".join(_COLUMNS)
+    one = f"INSERT INTO {SUBMISSIONS.name} ({cols}) VALUES ({', '.join([mark] * len(_COLUMNS))}) RETURNING id"
+    vcols = ", ".join(_VALUE_COLUMNS)
+    if postgres:
+        one = (
+            f"WITH s AS ({one}), i AS (INSERT INTO {VALUES.name} ({vcols}) "
+            "SELECT %s, %s, s.id, f, v FROM s, unnest(%s::varchar[], %s::varchar[]) AS u(f, v)) "
+            "SELECT id FROM s"
+        )
+        values = (
+            f"INSERT INTO {VALUES.name} ({vcols}) "
+            "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::varchar[], %s::varchar[])"
+        )
+    else:
+        values = f"INSERT INTO {VALUES.name} ({vcols}) VALUES ({', '.join([mark] * len(_VALUE_COLUMNS))})"
+    process = SUBMISSIONS.c.created_at.type.bind_processor(dialect)
+    return _Writes(postgres, one, values, process or (lambda v: v))
+
+
+def _cursor() -> tuple[Any, _Writes]:
+    """A driver cursor on the session's own connection (inside its transaction) and the statements for it."""
+    conn = session().connection()
+    raw = conn.connection.dbapi_connection
+    if raw is None:
+        raise RuntimeError("the session's connection is closed")
+    return raw.cursor(), _writes(conn.dialect)
+
+
+def _write_index(rows: list[tuple[int, int, int, str, str]]) -> None:
+    """Index rows in one statement (PostgreSQL: arrays; SQLite: one executemany)."""
+    if not rows:
+        return
+    cur, w = _cursor()
+    if w.postgres:
+        cur.execute(w.values, tuple(list(col) for col in zip(*rows, strict=True)))
+    else:
+        cur.executemany(w.values, rows)
+
+
+def _index_rows(
+    schema: dict[str, Any], tenant_id: int, form_id: int, sub_id: int, data: dict[str, Any]
+) -> list[tuple[int, int, int, str, str]]:
     props = schema.get("properties", {})
-    return {k: v for k, v in data.items() if (props.get(k) or {}).get("x-kind") not in NOT_INDEXED}
+    rows = []
+    for key, value in data.items():
+        if (props.get(key) or {}).get("x-kind") in NOT_INDEXED:
+            continue
+        text = fs.index_text(value)
+        if text is not None:
+            rows.append((tenant_id, form_id, sub_id, key, text))
+    return rows
 
 
 def _insert(
@@ -265,36 +335,57 @@ def _insert(
     status: str,
     user_id: int | None,
     user_name: str,
-) -> list[Submission]:
-    """Insert submissions and their index rows with two Core statements; answers detached objects."""
+) -> list[Stored]:
+    """Insert submissions and their index rows: one submission in one or two driver-level statements,
+    many in one insert for the submissions and one for the index."""
     tid = _tenant()
     now = utcnow()
-    values = [
-        {
-            "tenant_id": tid,
-            "form_id": form.id,
-            "version": row.version,
-            "data": data,
-            "status": status,
-            "created_by": user_id,
-            "created_by_name": user_name,
-            "created_at": now,
-            "updated_at": now,
-        }
-        for data in datas
-    ]
-    conn = session().connection()
-    if len(values) == 1:
-        ids = [conn.execute(_INSERT_ONE, values[0]).scalar_one()]
+    if len(datas) == 1:
+        data = datas[0]
+        cur, w = _cursor()
+        stamp = w.stamp(now)
+        params: tuple[Any, ...] = (
+            tid,
+            form.id,
+            row.version,
+            orjson.dumps(data).decode(),
+            status,
+            user_id,
+            user_name,
+            stamp,
+            stamp,
+        )
+        if w.postgres:
+            index = _index_rows(row.schema, tid, form.id, 0, data)
+            params += (tid, form.id, [r[3] for r in index], [r[4] for r in index])
+        cur.execute(w.one, params)
+        ids = [int(cur.fetchone()[0])]
+        if not w.postgres:
+            _write_index(_index_rows(row.schema, tid, form.id, ids[0], data))
     else:
-        ids = list(conn.execute(_INSERT_MANY, values).scalars())
-    index: list[dict[str, Any]] = []
-    subs = []
-    for sub_id, vals in zip(ids, values, strict=True):
-        index += _index_rows(tid, form.id, sub_id, _indexed(row.schema, vals["data"]))
-        subs.append(Submission(id=sub_id, **vals))
-    _write_index(index)
-    return subs
+        values = [
+            {
+                "tenant_id": tid,
+                "form_id": form.id,
+                "version": row.version,
+                "data": data,
+                "status": status,
+                "created_by": user_id,
+                "created_by_name": user_name,
+                "created_at": now,
+                "updated_at": now,
+            }
+            for data in datas
+        ]
+        ids = list(session().connection().execute(_INSERT_MANY, values).scalars())
+        index = []
+        for sub_id, data in zip(ids, datas, strict=True):
+            index += _index_rows(row.schema, tid, form.id, sub_id, data)
+        _write_index(index)
+    return [
+        Stored(sub_id, form.id, row.version, data, status, user_id, user_name, now, now)
+        for sub_id, data in zip(ids, datas, strict=True)
+    ]
 
 
 def store(
@@ -304,7 +395,7 @@ def store(
     draft: bool,
     user: SessionUser | None,
     created_by: int | None = None,
-) -> Submission:
+) -> Stored:
     """Validate (a draft only against the size and upload rules) and store a new submission."""
     cleaned = fs.clean(row.schema, data)
     if not draft:
@@ -353,7 +444,7 @@ def update_submission(sub_id: int, data: Any, draft: bool) -> dict[str, Any]:
             SubmissionValue.tenant_id == sub.tenant_id, SubmissionValue.submission_id == sub.id
         )
     )
-    _write_index(_index_rows(sub.tenant_id, form.id, sub.id, _indexed(row.schema, cleaned)))
+    _write_index(_index_rows(row.schema, sub.tenant_id, form.id, sub.id, cleaned))
     db.flush()
     return submission_out(sub, form)
 
@@ -377,7 +468,7 @@ def delete_submissions(ids: list[int]) -> int:
     return count
 
 
-def submission_out(sub: Submission, form: Form | None = None) -> dict[str, Any]:
+def submission_out(sub: Submission | Stored, form: Form | None = None) -> dict[str, Any]:
     return {
         "submissionId": str(sub.id),
         "formId": str(sub.form_id),
@@ -424,78 +515,82 @@ def _json_equals(key: str, kind: str, value: str) -> Any:
     return Submission.data[key].as_string() == value
 
 
-def _select(form: Form, q: ListQuery, user: SessionUser | None) -> tuple[Any, Any]:
-    """The matching submissions and the column to page them by: each field filter is a join on the
-    lookup index (tenant, form, field, value, submission), so the newest page is read from the index."""
+def _ids(form: Form, q: ListQuery, user: SessionUser | None) -> tuple[Select[Any], Any]:
+    """The ids of the matching submissions and the column they are ordered by. With a field filter the
+    query starts from the lookup index (tenant, form, field, value, submission) and reads the submission
+    rows only for conditions the index cannot answer, so a page and its count come from the index."""
     tid = _tenant()
-    stmt = select(Submission).where(Submission.tenant_id == tid, Submission.form_id == form.id)
-    order: Any = None
     kinds = _kinds(form)
+    indexed: list[tuple[str, str]] = []
+    stored: list[tuple[str, str]] = []
     for key, value in (q.filters or {}).items():
         if value == "" or value is None:
             continue
-        if kinds.get(key) in NOT_INDEXED:
-            stmt = stmt.where(_json_equals(key, kinds[key], str(value)))
-            continue
-        v = aliased(SubmissionValue)
-        stmt = stmt.join(
-            v,
-            and_(
-                v.submission_id == Submission.id,
-                v.tenant_id == tid,
-                v.form_id == form.id,
-                v.field == key,
-                v.value == str(value)[:200],
-            ),
-        )
-        if order is None:
-            order = v.submission_id
+        (stored if kinds.get(key) in NOT_INDEXED else indexed).append((key, str(value)))
+
+    def lookup(v: Any, key: str, value: str) -> Any:
+        return and_(v.tenant_id == tid, v.form_id == form.id, v.field == key, v.value == value[:200])
+
+    own = user is not None and (q.mine or not user.is_admin)
+    if indexed:
+        first = aliased(SubmissionValue)
+        sid: Any = first.submission_id
+        stmt = select(sid).where(lookup(first, *indexed[0]))
+        for key, value in indexed[1:]:
+            other = aliased(SubmissionValue)
+            stmt = stmt.join(other, and_(other.submission_id == sid, lookup(other, key, value)))
+        if stored or q.status or own:
+            stmt = stmt.join(Submission, Submission.id == sid)
+    else:
+        sid = Submission.id
+        stmt = select(sid).where(Submission.tenant_id == tid, Submission.form_id == form.id)
+    for key, value in stored:
+        stmt = stmt.where(_json_equals(key, kinds[key], value))
+    if q.status:
+        stmt = stmt.where(Submission.status == q.status)
+    if own and user is not None:
+        stmt = stmt.where(Submission.created_by == user.user_id)
     if q.keyword:
         w = aliased(SubmissionValue)
         stmt = stmt.where(
             exists().where(
-                w.submission_id == Submission.id,
+                w.submission_id == sid,
                 w.tenant_id == tid,
                 w.form_id == form.id,
                 w.value.like(f"%{q.keyword}%"),
             )
         )
-    if q.status:
-        stmt = stmt.where(Submission.status == q.status)
-    if user is not None and (q.mine or not user.is_admin):
-        stmt = stmt.where(Submission.created_by == user.user_id)
-    return stmt, Submission.id if order is None else order
+    return stmt, sid
+
+
+def _rows(ids: list[int]) -> list[Submission]:
+    """The submissions with these ids, in that order (only these rows' data is read and decoded)."""
+    if not ids:
+        return []
+    found = {s.id: s for s in session().execute(select(Submission).where(Submission.id.in_(ids))).scalars()}
+    return [found[i] for i in ids if i in found]
 
 
 def list_submissions(form_ref: str | int, q: ListQuery, page: int, size: int) -> dict[str, Any]:
-    """A page of submissions; filtered, the total comes with the page (one query), else from the index."""
+    """A page of submissions, newest first; the total is counted up to COUNT_CAP (``totalExact`` false
+    past it) and not at all when the first page is not full."""
     form = get_form(form_ref)
-    stmt, order = _select(form, q, _user())
-    db = session()
-    paged = stmt.order_by(order.desc()).offset((page - 1) * size).limit(size)
-    if any(v not in ("", None) for v in (q.filters or {}).values()):
-        found = db.execute(paged.add_columns(func.count().over().label("total"))).all()
-        subs = [r[0] for r in found]
-        total = int(found[0][1]) if found else None
-    else:
-        subs = list(db.execute(paged).scalars())
-        total = None
-    if total is None:
-        total = _count(stmt)
+    stmt, sid = _ids(form, q, _user())
+    offset = (page - 1) * size
+    ids = list(session().execute(stmt.order_by(sid.desc()).offset(offset).limit(size)).scalars())
+    total = len(ids) if page == 1 and len(ids) < size else _count(stmt, COUNT_CAP + 1)
     return {
-        "list": [submission_out(s, form) for s in subs],
-        "total": total,
+        "list": [submission_out(s, form) for s in _rows(ids)],
+        "total": min(total, COUNT_CAP),
+        "totalExact": total <= COUNT_CAP,
         "pageNum": page,
         "pageSize": size,
     }
 
 
-def _count(stmt: Any) -> int:
-    return int(
-        session()
-        .execute(select(func.count()).select_from(stmt.with_only_columns(Submission.id).subquery()))
-        .scalar_one()
-    )
+def _count(stmt: Select[Any], cap: int | None = None) -> int:
+    inner = stmt if cap is None else stmt.limit(cap)
+    return int(session().execute(select(func.count()).select_from(inner.subquery())).scalar_one())
 
 
 def iter_submissions(
@@ -503,19 +598,17 @@ def iter_submissions(
 ) -> Iterator[Submission]:
     """Every matching submission, oldest first, in batches (exports)."""
     last = 0
-    base, _ = _select(form, q, user)
+    stmt, sid = _ids(form, q, user)
     while True:
-        rows = list(
-            session().execute(base.where(Submission.id > last).order_by(Submission.id).limit(batch)).scalars()
-        )
-        yield from rows
-        if len(rows) < batch:
+        ids = list(session().execute(stmt.where(sid > last).order_by(sid).limit(batch)).scalars())
+        yield from _rows(ids)
+        if len(ids) < batch:
             return
-        last = rows[-1].id
+        last = ids[-1]
 
 
 def count_submissions(form: Form, q: ListQuery, user: SessionUser | None) -> int:
-    return _count(_select(form, q, user)[0])
+    return _count(_ids(form, q, user)[0])
 
 
 def bulk_store(form: Form, row: FormVersion, rows: list[dict[str, Any]], user: SessionUser | None) -> int:

@@ -64,6 +64,7 @@ class IndexCache:
 
     def __init__(self) -> None:
         self._items: OrderedDict[tuple[int, int, str], Index] = OrderedDict()
+        self._building: dict[tuple[int, int, str], threading.Lock] = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -78,28 +79,44 @@ class IndexCache:
         """Called after a tenant's documents change."""
         services().cache.incr(self._version_key(tenant_id))
 
-    def get(self, tenant_id: int, locale: str, load: Callable[[], tuple[list[Passage], bool]]) -> Index:
-        version = self.version(tenant_id)
-        key = (id(services()), tenant_id, locale)  # several platforms may share a process (tests)
+    def _fresh(self, key: tuple[int, int, str], version: int) -> Index | None:
         with self._lock:
             found = self._items.get(key)
-            if found is not None and found.version == version and not (
+            if found is None or found.version != version or (
                 found.has_articles and time.monotonic() - found.built_at > ARTICLE_TTL
             ):
-                self._items.move_to_end(key)
-                return found
-        passages, has_articles = load()
-        index = build(passages, version, has_articles)
-        with self._lock:
-            self._items[key] = index
+                return None
             self._items.move_to_end(key)
-            while len(self._items) > MAX_INDEXES:
-                self._items.popitem(last=False)
+            return found
+
+    def get(self, tenant_id: int, locale: str, load: Callable[[], tuple[list[Passage], bool]]) -> Index:
+        """The index of a tenant and locale at the shared version; built once when stale, while questions
+        arriving meanwhile for the same index wait for that build rather than start their own."""
+        version = self.version(tenant_id)
+        key = (id(services()), tenant_id, locale)  # several platforms may share a process (tests)
+        found = self._fresh(key, version)
+        if found is not None:
+            return found
+        with self._lock:
+            building = self._building.setdefault(key, threading.Lock())
+        with building:
+            version = self.version(tenant_id)
+            found = self._fresh(key, version)
+            if found is not None:
+                return found
+            passages, has_articles = load()
+            index = build(passages, version, has_articles)
+            with self._lock:
+                self._items[key] = index
+                self._items.move_to_end(key)
+                while len(self._items) > MAX_INDEXES:
+                    self._building.pop(self._items.popitem(last=False)[0], None)
         return index
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._building.clear()
 
 
 indexes = IndexCache()

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from atrium.plugins.help import crypto
 from atrium.plugins.help.models import AssistantEndpoint, HelpDocument
@@ -116,7 +116,7 @@ def save_doc(doc_id: int | None, menu_code: str, locale: str, title: str, conten
     row.manual_url, row.sort = manual_url, sort
     row.updated_by = current_context().require_user().user_id
     db.flush()
-    indexes.bump(tenant_id)
+    _documents_changed(tenant_id)
     return doc_out(row)
 
 
@@ -127,7 +127,14 @@ def delete_doc(doc_id: int) -> None:
         raise NotFound("help:not_found", id=doc_id)
     session().delete(row)
     session().flush()
+    _documents_changed(tenant_id)
+
+
+def _documents_changed(tenant_id: int) -> None:
+    """Mark the tenant's indexes stale now and again once the write commits: a question asked in between
+    builds from the rows committed before it, and that index must not outlive the commit."""
     indexes.bump(tenant_id)
+    event.listen(session(), "after_commit", lambda _s: indexes.bump(tenant_id), once=True)
 
 
 def count_docs() -> int:

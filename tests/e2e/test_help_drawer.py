@@ -1,5 +1,7 @@
-"""The help plugin in Chromium: the help drawer on a page with a help document and on one without, a
-question asked in the drawer streaming in token by token (stop and retry), and the chat side panel.
+"""The help plugin in Chromium: the help drawer on a page with a help document and on one without, the
+floating toolbar's help button (user manual, the page's document, or the no-document message), a question
+asked in the drawer streaming in token by token (stop and retry), the chat side panel's 6 of 24 columns and
+the 384 px it shifts the help drawer by, and the chat forgotten on sign-out.
 
 The navbar shows help only with the chat feature on; the feature flag is answered as on for these pages.
 The language model is a local server speaking the OpenAI streaming format, holding its answer after the
@@ -15,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import ROOT, shot, sign_in
+from conftest import ROOT, shot, sign_in, user_menu
 from playwright.sync_api import expect
 
 from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
@@ -99,6 +101,117 @@ def test_help_on_a_page_with_a_document_and_on_one_without(chat_on, live_server)
     drawer = open_help(page)
     expect(drawer.get_by_test_id("help-no-doc")).to_have_text("No help document exists yet for this page",
                                                               timeout=WAIT)
+
+
+def with_manual(page: Any, menu_url: str, manual: str) -> None:
+    """The menus answer with a user-manual address on the menu at `menu_url`."""
+    def menus(route: Any) -> None:
+        body = route.fetch().json()
+
+        def mark(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                if str(item.get("menuUrl", "")).lstrip("/") == menu_url.lstrip("/"):
+                    item["userManualUrl"] = manual
+                mark(item.get("children") or [])
+
+        data = body["data"]
+        mark(data["menus"] if isinstance(data, dict) else data)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/base/base-rolemenu/find-user-menus**", menus)
+
+
+def test_toolbar_help_opens_the_manual_the_document_or_says_there_is_none(chat_on, live_server):
+    page = chat_on
+    with_manual(page, "/help-center", "https://docs.example/help-centre")
+    sign_in(page, live_server.url, "alice", "Alice@123")
+
+    page.goto(live_server.url + "/letters")
+    page.get_by_test_id("toolbar-help").click()
+    drawer = page.get_by_role("dialog").filter(has=page.get_by_test_id("help-document"))
+    expect(drawer).to_contain_text("Messages — introduction", timeout=WAIT)
+    expect(drawer.get_by_test_id("help-document")).to_contain_text("Messages and the message bell",
+                                                                     timeout=WAIT)
+    page.keyboard.press("Escape")
+    expect(drawer).to_be_hidden(timeout=WAIT)
+
+    page.goto(live_server.url + "/api-center/analytics")
+    page.get_by_test_id("toolbar-help").click()
+    expect(page.locator(".ant-message-notice")).to_have_text("There is no help document for this page yet",
+                                                              timeout=WAIT)
+    expect(page.get_by_test_id("help-document")).to_have_count(0)
+
+    page.goto(live_server.url + "/help-center")  # it has a document too: the manual comes first
+    with page.expect_popup() as popup:
+        page.get_by_test_id("toolbar-help").click()
+    assert popup.value.url == "https://docs.example/help-centre"
+    assert page.page_errors == []
+
+
+def open_chat_panel(page: Any, base: str) -> Any:
+    sign_in(page, base, "alice", "Alice@123")
+    page.goto(base + "/letters")
+    page.get_by_test_id("chat-toggle").click()
+    panel = page.get_by_test_id("chat-panel")
+    expect(panel.get_by_test_id("help-chat")).to_be_visible(timeout=WAIT)
+    return panel
+
+
+def test_the_open_chat_shifts_the_help_drawer_by_384_px(chat_on, live_server):
+    page = chat_on
+    open_chat_panel(page, live_server.url)
+    page.get_by_test_id("help-button").click()
+    content = page.locator(".ant-drawer-content-wrapper").filter(has=page.get_by_test_id("help-document"))
+    expect(content).to_be_visible(timeout=WAIT)
+    page.wait_for_timeout(400)  # the drawer slides in
+    drawer = content.bounding_box()
+    width = page.viewport_size["width"]
+    assert drawer and abs(drawer["x"] + drawer["width"] - (width - 384)) <= 1, (drawer, width)
+    shot(page, "help-drawer-beside-chat")
+
+
+def test_the_chat_panel_takes_six_of_24_columns_beside_the_page(chat_on, live_server):
+    page = chat_on
+    panel = open_chat_panel(page, live_server.url)
+    body = page.locator(".at-body").bounding_box()
+    box = panel.bounding_box()
+    main = page.locator(".at-main").bounding_box()
+    assert body and box and main
+    assert abs(box["width"] - body["width"] * 6 / 24) <= 2, (box, body)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= page.viewport_size["width"]
+    assert abs(box["x"] + box["width"] - (body["x"] + body["width"])) <= 2, (box, body)
+    assert main["x"] + main["width"] <= box["x"] + 1, (main, box)
+
+
+def test_chat_is_forgotten_on_sign_out(chat_on, live_server):
+    page = chat_on
+    sign_in(page, live_server.url, "alice", "Alice@123")
+    page.goto(live_server.url + "/letters")
+    page.get_by_test_id("chat-toggle").click()
+    panel = page.get_by_test_id("chat-panel")
+    panel.get_by_test_id("chat-input").fill("How do I mark all messages as read?")
+    panel.get_by_test_id("chat-input").press("Enter")
+    expect(panel.get_by_test_id("chat-turn")).to_have_count(1, timeout=WAIT)
+    expect(panel.get_by_test_id("chat-turn")).to_have_attribute("data-status", "done", timeout=WAIT)
+
+    user_menu(page, "Sign out")
+    page.locator(".ant-modal-confirm").get_by_role("button", name="OK").click()
+    page.wait_for_url("**/login")
+    for attempt in range(3):  # the same page, nothing reloaded; the form may re-render as its settings load
+        page.locator("#account").fill("alice")
+        page.locator("#password").fill("Alice@123")
+        page.locator("#agree").check()
+        page.get_by_role("button", name="Sign in").click()
+        try:
+            page.get_by_test_id("chat-toggle").click(timeout=5000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+    panel = page.get_by_test_id("chat-panel")
+    expect(panel.get_by_test_id("help-chat")).to_be_visible(timeout=WAIT)
+    expect(panel.get_by_test_id("chat-turn")).to_have_count(0)
+    assert page.page_errors == []
 
 
 def test_a_question_streams_into_the_drawer_with_stop_and_retry(chat_on, live_server, llm):

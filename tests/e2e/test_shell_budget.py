@@ -1,7 +1,8 @@
 """The JavaScript the first pages download, gzipped: the sign-in page and the first page after sign-in (home,
 opened afresh in a cold browser), each against the 650 KiB budget of the host's own files (shared libraries
-included); a plugin's remote that fills a slot of the first page is held to its own 50 KiB. No chart library
-before a report opens, and the sign-in page never downloads the signed-in shell."""
+included); a plugin's remote that fills a slot of the first page is held to its own 50 KiB. The host downloads
+no chart library before a report opens; on home only the plugin that draws the home cards' charts fetches one,
+after its cards are on the page, outside its 50 KiB. The sign-in page never downloads the signed-in shell."""
 
 from __future__ import annotations
 
@@ -41,10 +42,12 @@ class Downloads:
     def host(self) -> dict[str, int]:
         return {u: n for u, n in self.sizes.items() if not urlparse(u).path.startswith("/plugins/")}
 
-    def plugins(self) -> dict[str, int]:
-        """Gzipped bytes per plugin remote (`/plugins/<name>/...`)."""
+    def plugins(self, leave_out: set[str] | frozenset[str] = frozenset()) -> dict[str, int]:
+        """Gzipped bytes per plugin remote (`/plugins/<name>/...`), without the files in `leave_out`."""
         out: dict[str, int] = {}
         for u, n in self.sizes.items():
+            if u in leave_out:
+                continue
             parts = urlparse(u).path.split("/")
             if len(parts) > 2 and parts[1] == "plugins":
                 out[parts[2]] = out.get(parts[2], 0) + n
@@ -178,8 +181,9 @@ def test_sign_in_page_javascript(measured: Measured) -> None:
 def test_first_page_plugins_and_charts(measured: Measured) -> None:
     home = measured.home
     assert home.shell, "home did not download the signed-in shell"
-    assert not home.charts, f"a chart library was downloaded before a report opened: {sorted(home.charts)}"
-    for name, size in home.plugins().items():
+    host_charts = {u for u in home.charts if not urlparse(u).path.startswith("/plugins/")}
+    assert not host_charts, f"the host downloaded a chart library before a report: {sorted(host_charts)}"
+    for name, size in home.plugins(leave_out=home.charts).items():
         assert size <= PLUGIN_BUDGET, f"plugin {name}: {size:,} gzipped bytes on the first page"
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from atrium.plugins.forms import service
 from atrium.sdk.testing import AtriumClient
 from tests.forms.conftest import DESIGN, SUB, published_form, sample_schema, save_design
 
@@ -105,6 +108,20 @@ def test_submissions_keep_their_schema_version(boss: AtriumClient) -> None:
         "POST", f"{SUB}/update", json={"submissionId": first["submissionId"], "data": {**GOOD, "amount": 500}}
     )
     assert edited["version"] == 1 and edited["data"]["amount"] == 500
+
+
+def test_a_long_list_counts_up_to_the_cap(boss: AtriumClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    published_form(boss)
+    monkeypatch.setattr(service, "COUNT_CAP", 3)
+    for i in range(5):
+        boss.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": {**GOOD, "title": f"Trip {i}"}})
+    first = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "pageSize": 2})
+    assert (first["total"], first["totalExact"]) == (3, False), "past the cap the total says 'at least'"
+    assert [s["data"]["title"] for s in first["list"]] == ["Trip 4", "Trip 3"]
+    last = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "pageSize": 2, "pageNum": 3})
+    assert [s["data"]["title"] for s in last["list"]] == ["Trip 0"], "pages past the cap still open"
+    one = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "filters": {"title": "Trip 2"}})
+    assert (one["total"], one["totalExact"]) == (1, True)
 
 
 def test_list_search_filter_paging_and_who_sees_what(boss: AtriumClient, member: Any) -> None:

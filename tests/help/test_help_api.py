@@ -66,6 +66,32 @@ def test_document_html_is_sanitised_and_searchable_at_once(tenant_admin):
     assert tenant_admin.ok("GET", SEARCH, params={"prompt": "wombat"})["passages"] == []
 
 
+def test_a_question_asked_while_a_save_commits_does_not_hide_the_document(tenant_admin, monkeypatch):
+    """A question arriving between a save and its commit is answered from the rows committed before it; the
+    saved document is still found right after the save, and a deleted one is gone right after."""
+    from atrium.plugins.help.search import indexes
+
+    bump = indexes.bump
+    between: list[dict[str, Any]] = []
+
+    def bump_then_ask(tenant_id: int) -> None:
+        bump(tenant_id)
+        if not between:
+            between.append(tenant_admin.ok("GET", SEARCH, params={"prompt": "numbat burrow"}))
+
+    monkeypatch.setattr(indexes, "bump", bump_then_ask)
+    saved = tenant_admin.ok("POST", SAVE, json={"locale": "en-us", "title": "Burrows",
+                                                 "content": "<p>Every numbat burrow is logged.</p>"})
+    assert between == [{"passages": []}]
+    found = tenant_admin.ok("GET", SEARCH, params={"prompt": "numbat burrow"})["passages"]
+    assert [p["docId"] for p in found] == [saved["id"]]
+
+    between.clear()
+    tenant_admin.ok("POST", "/api/help/admin/doc/delete", json={"id": int(saved["id"])})
+    assert between[0]["passages"][0]["docId"] == saved["id"]
+    assert tenant_admin.ok("GET", SEARCH, params={"prompt": "numbat burrow"})["passages"] == []
+
+
 def test_only_administrators_write_documents(member):
     env = member().post(SAVE, json={"title": "Mine", "content": "x"})
     assert env["code"] == 403

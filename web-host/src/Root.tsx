@@ -1,5 +1,5 @@
 import { Suspense, lazy, useEffect, useMemo, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router';
+import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter, useNavigate } from 'react-router';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import { configureRequest, session, useT } from '@atrium/sdk';
 import { useStore } from './store';
@@ -10,12 +10,15 @@ import { NotFound } from './pages/Errors';
 import { loadLayout } from './layout/load';
 import { FullPageSpin } from './Guard';
 import { ssoRoutes } from './sso';
+import { shellHistory } from './layout/routeTabs';
 
 // Pages that the first screen after sign-in does not need are downloaded when they open.
 const Login = lazy(() => import(/* webpackChunkName: "login" */ './pages/Login').then((m) => ({ default: m.Login })));
 const Portal = lazy(() => import(/* webpackChunkName: "portal" */ './pages/Portal').then((m) => ({ default: m.Portal })));
 const OpenRoute = lazy(() => import(/* webpackChunkName: "open" */ './pages/OpenRoutes').then((m) => ({ default: m.OpenRoute })));
 const MainLayout = lazy(() => loadLayout().then((m) => ({ default: m.MainLayout })));
+const Register = lazy(() => import(/* webpackChunkName: "register" */ './pages/Register').then((m) => ({ default: m.Register })));
+const ForgotPassword = lazy(() => import(/* webpackChunkName: "register" */ './pages/Register').then((m) => ({ default: m.ForgotPassword })));
 const OpenReports = lazy(() => import(/* webpackChunkName: "open-reports" */ './pages/OpenReports').then((m) => ({ default: m.OpenReports })));
 
 // A signed-in visit needs the layout: its download starts now, beside the session's first requests.
@@ -87,11 +90,13 @@ export function Root() {
   return (
     <ConfigProvider theme={theme} locale={locale}>
       <AntApp style={{ height: '100%' }}>
-        <BrowserRouter>
+        <HistoryRouter history={shellHistory}>
           <RequestBridge />
           <TitleSync />
           <Routes>
             <Route path="/login" element={<L><Login /></L>} />
+            <Route path="/register" element={<L><Register /></L>} />
+            <Route path="/forgot-password" element={<L><ForgotPassword /></L>} />
             {ssoRoutes.map((r) => <Route key={r.path} path={r.path} element={r.element} />)}
             <Route path="/midea-login" element={<L><OpenRoute /></L>} />
             {['/dynamic-report/link/*', '/report/preview', '/report/preview/*'].map((p) => (
@@ -106,7 +111,7 @@ export function Root() {
               <Route path="*" element={<L><MainLayout /></L>} />
             </Route>
           </Routes>
-        </BrowserRouter>
+        </HistoryRouter>
       </AntApp>
     </ConfigProvider>
   );

@@ -20,14 +20,72 @@ function remoteName(pluginName) {
   return `atrium_${String(pluginName).replace(/[^a-zA-Z0-9_]/g, '_')}`;
 }
 
+/**
+ * antd is shared one component at a time, so that a page downloads only the components it draws while
+ * the host and every remote still use one copy (one ConfigProvider context, one theme, one locale).
+ * `import { Button } from 'antd'` resolves to a generated barrel of `antd/es/<component>` re-exports; the
+ * barrel has no side effects, so webpack points each import straight at its component's shared module.
+ */
+const ANTD_EXPORT = /^export \{ default as (\w+) \} from '\.\/([\w-]+)';$/;
+
+function antdComponents() {
+  const index = require.resolve('antd/es/index.js', { paths: [process.cwd(), __dirname] });
+  const parts = [];
+  for (const line of require('node:fs').readFileSync(index, 'utf8').split('\n')) {
+    const found = ANTD_EXPORT.exec(line.trim());
+    if (found) parts.push({ name: found[1], dir: found[2] });
+  }
+  if (parts.length < 40) throw new Error(`antd/es/index.js lists ${parts.length} components: its layout changed`);
+  return parts;
+}
+
+/** Writes the barrel that `antd` resolves to (into `node_modules/.cache`), answering its path. */
+function antdBarrel(dir) {
+  const fs = require('node:fs');
+  const out = path.join(dir, 'node_modules', '.cache', 'atrium-antd');
+  const lines = antdComponents().map(({ name, dir: d }) => `export { default as ${name} } from 'antd/es/${d}';`);
+  lines.push('export const unstableSetRender = () => undefined;');
+  const text = `${lines.join('\n')}\n`;
+  const file = path.join(out, 'index.js');
+  fs.mkdirSync(out, { recursive: true });
+  if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
+  fs.writeFileSync(path.join(out, 'package.json'), '{"name":"atrium-antd","private":true,"sideEffects":false}\n');
+  return file;
+}
+
+/** react-router's package exports name only its development build for bundlers; production builds take the
+ * production one, without the development checks and warnings. */
+function reactRouterProduction() {
+  const manifest = require.resolve('react-router/package.json', { paths: [process.cwd(), __dirname] });
+  return path.join(path.dirname(manifest), 'dist', 'production', 'index.mjs');
+}
+
+/** Shared packages the host's own code may never import: provided all the same, from their resolved file
+ * (webpack provides a package named by request only once the host's code imports it). */
+const PROVIDED_BY_PATH = new Set(['dayjs']);
+
+function packageVersion(pkg) {
+  return require(require.resolve(`${pkg}/package.json`, { paths: [process.cwd(), __dirname] })).version;
+}
+
 /** Module Federation `shared` for the host (it provides every singleton) or a remote (import: false). */
 function sharedConfig(kind) {
   const shared = {};
-  for (const [pkg, range] of Object.entries(SHARED)) {
-    const entry = { singleton: true, requiredVersion: range, strictVersion: false };
-    if (pkg === '@atrium/sdk') entry.version = SDK_VERSION;
+  const add = (key, range, extra = {}) => {
+    const entry = { singleton: true, requiredVersion: range, strictVersion: false, ...extra };
     if (kind === 'remote') entry.import = false;
-    shared[pkg] = entry;
+    else if (PROVIDED_BY_PATH.has(key) || key.startsWith('antd/')) {
+      entry.import = require.resolve(key, { paths: [process.cwd(), __dirname] });
+      entry.version = packageVersion(key.split('/')[0]);
+    }
+    shared[key] = entry;
+  };
+  for (const [pkg, range] of Object.entries(SHARED)) {
+    if (pkg === 'antd') {
+      for (const { dir } of antdComponents()) add(`antd/es/${dir}`, range);
+    } else {
+      add(pkg, range, pkg === '@atrium/sdk' ? { version: SDK_VERSION } : {});
+    }
   }
   return shared;
 }
@@ -49,24 +107,29 @@ function swcRule(mode) {
   };
 }
 
-function baseConfig({ dir, mode, entry, safeMinify = false }) {
+function baseConfig({ dir, mode, entry, host = false }) {
   const production = mode !== 'development';
   return {
     optimization: production
       ? {
-          // Small modules common to a shared package (antd) and the app (icon helpers) are split out
-          // instead of being copied into both.
-          splitChunks: { chunks: 'async', minSize: 20000 },
-          minimizeOptions: {
-            javascript: {
-              ecma: 2020,
-              // Remotes may carry libraries that call functions with `new` (echarts): no unsafe rewrites there.
-              compress: safeMinify
-                ? { passes: 3, ecma: 2020, pure_getters: true }
-                : { passes: 3, ecma: 2020, pure_getters: true, unsafe_arrows: true, unsafe_methods: true, unsafe_comps: true },
-              format: { comments: false, ecma: 2020 },
-            },
-          },
+          // The host provides every antd component as its own shared module: the internals they have in
+          // common get chunks of their own, however small, rather than a copy in each component's chunk.
+          // A remote's small modules common to a shared package and its own code are split out too.
+          splitChunks: host ? { chunks: 'async', minSize: 0, maxAsyncRequests: 100 } : { chunks: 'async', minSize: 20000 },
+          // swc's minifier: the host provides every antd component as its own chunk, and terser would take
+          // minutes over them.
+          minimizer: [
+            new (require('minimizer-webpack-plugin'))({
+              minify: {
+                implementation: require('minimizer-webpack-plugin').swcMinify,
+                options: {
+                  ecma: 2020,
+                  compress: { passes: 2, ecma: 2020 },
+                  format: { comments: false },
+                },
+              },
+            }),
+          ],
         }
       : {},
     mode: production ? 'production' : 'development',
@@ -74,7 +137,11 @@ function baseConfig({ dir, mode, entry, safeMinify = false }) {
     entry: { main: entry || './src/index.ts' },
     devtool: production ? false : 'eval-cheap-module-source-map',
     target: 'web',
-    resolve: { extensions: ['.tsx', '.ts', '.jsx', '.js', '.json'], symlinks: true },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.jsx', '.js', '.json'],
+      symlinks: true,
+      alias: { antd$: antdBarrel(dir), ...(production ? { 'react-router$': reactRouterProduction() } : {}) },
+    },
     module: { rules: [swcRule(mode)] },
     cache: { type: 'filesystem', cacheDirectory: path.join(dir, 'node_modules/.cache/webpack'), buildDependencies: { config: [__filename] } },
     performance: { hints: false },
@@ -90,6 +157,9 @@ function federationPlugin(options) {
     dts: false,
     manifest: false,
     experiments: { optimization: { disableSnapshot: true, target: 'web' } },
+    // The host provides every shared module: a remote takes what is loaded, and no other remote's entry is
+    // fetched to compare versions.
+    shareStrategy: 'loaded-first',
     ...options,
   });
 }
@@ -100,7 +170,7 @@ function federationPlugin(options) {
  */
 function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', name = 'atrium_host', entry, template } = {}) {
   const HtmlWebpackPlugin = require('html-webpack-plugin');
-  const config = baseConfig({ dir, mode, entry });
+  const config = baseConfig({ dir, mode, entry, host: true });
   config.output = {
     path: path.join(dir, 'dist'),
     publicPath: '/',
@@ -122,7 +192,7 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
  */
 function createRemoteConfig({ dir, name, mode = process.env.NODE_ENV || 'production', exposes, entry } = {}) {
   if (!name) throw new Error('createRemoteConfig: name (the plugin name) is required');
-  const config = baseConfig({ dir, mode, safeMinify: true, entry });
+  const config = baseConfig({ dir, mode, entry });
   // The container (remoteEntry.js) is the remote's only entry.
   if (!entry) config.entry = {};
   const container = remoteName(name);

@@ -1,9 +1,9 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { App, Drawer } from 'antd';
 import {
-  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, openTab, permissions, setPageContext, tabKey,
-  useT, type ShellApi, type TabView,
+  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, permissions, setPageContext, tabKey,
+  useT, type ShellApi,
 } from '@atrium/sdk';
 import { loadMenus } from '../api';
 import { findMenu } from '../menus';
@@ -12,6 +12,7 @@ import { Navbar, NavTools } from './Navbar';
 import { Sidebar } from './Sidebar';
 import { TabStrip } from './TabStrip';
 import { locationOf, resolveContent, TabLocation } from './content';
+import { HOME_TAB, isMultiTagSearch, onNavigate, openRouteTab } from './routeTabs';
 import { menuTitle, tabTitle } from './titles';
 import { useDevice } from './useDevice';
 
@@ -26,7 +27,24 @@ const ChatPanel = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialog
 import { useSlot, SlotOutlet } from '../plugins/Slots';
 import { isWorkChatBrowser } from '../sso';
 
-const HOME_TAB: TabView = { key: HOME_PATH, path: HOME_PATH, fullPath: HOME_PATH, title: 'home', affix: true };
+/** Usage tracking (page visits, marked clicks, remote loads) starts once the first page is drawn; its
+ * module is a chunk of its own so that the first page's script does not wait for it. */
+function useUsageTracking(): void {
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let alive = true;
+    const timer = setTimeout(() => {
+      void import(/* webpackChunkName: "tracking" */ '@atrium/sdk/tracking').then(({ tracking }) => {
+        if (alive) stop = tracking.start({ enabled: () => !!store.get().flags.tracking, systemName: () => store.get().setting.systemName || '' });
+      });
+    }, 0);
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+      stop?.();
+    };
+  }, []);
+}
 
 function isFullscreenQuery(search: string): boolean {
   const params = new URLSearchParams(search);
@@ -68,10 +86,11 @@ export function MainLayout() {
   const overlays = useSlot(manifest, 'overlay');
   useDevice();
   useBrowserCheck();
+  useUsageTracking();
 
   const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || !!(window as any).ATRIUM_FULLSCREEN;
   const menu = findMenu(index, location.pathname);
-  const isMultiTag = new URLSearchParams(location.search).get('isMultiTag') === 'true';
+  const isMultiTag = isMultiTagSearch(location.search);
   const activeKey = tabKey(location.pathname, location.pathname + location.search, isMultiTag);
 
   // Fullscreen is switched off on route change.
@@ -91,27 +110,13 @@ export function MainLayout() {
     }
   }, [defaultMenu, location.pathname, navigate]);
 
-  // Tabs: opened on route change; home always present.
+  // Tabs open as the address changes, before the page renders (see routeTabs); home is always present.
+  useLayoutEffect(() => onNavigate((loc) => openRouteTab(loc.pathname, loc.search)), []);
+
+  // The first page's tab, and its title once the menus are known.
   useEffect(() => {
     const fullPath = location.pathname + location.search;
-    const noCache = location.pathname.startsWith('/dynamic-form/render/') || menu?.isCache === 0 || menu?.isCache === false;
-    const title = menu ? menuTitle(menu, 'zh-cn') : location.pathname;
-    const tab: TabView = {
-      key: activeKey,
-      path: location.pathname,
-      fullPath,
-      title,
-      enTitle: menu ? menuTitle(menu, 'en-us') : undefined,
-      menuId: menu?.menuId,
-      noCache,
-      isMultiTag,
-      affix: location.pathname === HOME_PATH,
-    };
-    store.set((s) => {
-      let next = s.tabs.some((x) => x.key === HOME_PATH) ? s.tabs : [HOME_TAB, ...s.tabs];
-      next = openTab(next, tab);
-      return { tabs: next };
-    });
+    openRouteTab(location.pathname, location.search);
     setPageContext({
       menuId: menu?.menuId,
       requestMenuUrl: menu?.menuUrl || location.pathname,
@@ -173,7 +178,7 @@ export function MainLayout() {
               <Sidebar inDrawer />
             </Drawer>
           )}
-          <div className="at-main" style={chatOpen && !mobile ? { flex: '0 0 75%' } : undefined}>
+          <div className="at-main" style={chatOpen && !mobile ? { flex: '1 1 0', minWidth: 0 } : undefined}>
             {!fullscreen && <TabStrip activeKey={activeKey} closeTab={closeTab} />}
             <div className={`at-content${fullscreen ? ' fullscreen' : ''}`} data-testid="main-content" id="at-main-area">
               {panes.map((tab) => {

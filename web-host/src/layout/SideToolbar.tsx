@@ -1,9 +1,10 @@
 import { useLocation } from 'react-router';
 import { App, FloatButton, Popover, QRCode } from 'antd';
 import { CommentIcon, FileTextIcon, QrcodeIcon, StarFilledIcon, StarIcon } from '../icons';
-import { request, useT } from '@atrium/sdk';
+import { bus, request, useT } from '@atrium/sdk';
 import { loadFavourites } from '../api';
 import { findMenu } from '../menus';
+import { loadExposed } from '../plugins/registry';
 import { store, useStore } from '../store';
 
 /** The floating side toolbar: help documents, favourite, feedback, optional requirements QR code. */
@@ -14,16 +15,29 @@ export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
   const index = useStore((s) => s.index);
   const favourites = useStore((s) => s.favourites);
   const flags = useStore((s) => s.flags);
+  const manifest = useStore((s) => s.manifest);
   const menu = findMenu(index, location.pathname);
   const favourite = menu ? favourites.find((f) => String(f.menuId) === String(menu.menuId)) : undefined;
 
-  const help = () => {
+  // The menu's user manual; else a plugin filling the help drawer says whether it has the page's document
+  // (it answers `help:document` by opening the drawer or calling `none`); else the no-document message.
+  const help = async () => {
     const url = menu?.userManualUrl || menu?.meta?.userManualUrl;
-    if (!menu || !url) {
-      message.info(t('toolbar.noHelp'));
+    const none = () => void message.info(t('toolbar.noHelp'));
+    if (menu && url) {
+      window.open(url, '_blank', 'noopener');
       return;
     }
-    window.open(url, '_blank', 'noopener');
+    const plugin = manifest?.plugins.find((p) => p.slots?.some((s) => s.slot === 'drawer'));
+    const slot = plugin?.slots?.find((s) => s.slot === 'drawer');
+    if (!menu || !plugin || !slot) {
+      none();
+      return;
+    }
+    const ask = { menu, open: () => store.set({ helpOpen: true }), none, handled: false };
+    await loadExposed(plugin, slot.module).catch(() => undefined);
+    bus.emit('help:document', ask);
+    if (!ask.handled) none();
   };
 
   const collect = async () => {

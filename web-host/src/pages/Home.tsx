@@ -57,6 +57,9 @@ export function Home() {
   const index = useStore((s) => s.index);
   const manifest = useStore((s) => s.manifest);
   const cards = useSlot(manifest, 'homeCard');
+  // With the tracking plugin its cards draw clicks and visits; the host's own chart of them steps aside.
+  const tracked = !!manifest?.plugins?.some((p) => p.name === 'tracking');
+  const side = tracked ? 8 : 12;
   const [logins, setLogins] = useState<DayCount[] | null>(null);
   const [behavior, setBehavior] = useState<{ days: DayCount[]; stats: Record<string, number> } | null>(null);
 
@@ -117,17 +120,24 @@ export function Home() {
               <Card variant="borderless"><Statistic title={t(`home.stats.${k}`)} value={v} /></Card>
             </Col>
           ))}
-        <Col xs={24} lg={12}>
+        {cards.map((c) => (
+          <Col key={c.plugin} xs={24} lg={c.span || 12}>
+            <SlotCard item={c} />
+          </Col>
+        ))}
+        <Col xs={24} lg={side}>
           <Card variant="borderless" title={t('home.loginChart')} data-testid="login-chart">
             {logins === null ? <Skeleton active /> : <DayBars data={logins} label={t('home.loginChart')} />}
           </Card>
         </Col>
-        <Col xs={24} lg={12}>
-          <Card variant="borderless" title={t('home.visitChart')}>
-            {behavior === null ? <Skeleton active /> : <DayBars data={behavior.days} color="#14a05c" label={t('home.visitChart')} />}
-          </Card>
-        </Col>
-        <Col xs={24} lg={12}>
+        {!tracked && (
+          <Col xs={24} lg={12}>
+            <Card variant="borderless" title={t('home.visitChart')}>
+              {behavior === null ? <Skeleton active /> : <DayBars data={behavior.days} color="#14a05c" label={t('home.visitChart')} />}
+            </Card>
+          </Col>
+        )}
+        <Col xs={24} lg={side}>
           <Card variant="borderless" title={t('home.favourites')}>
             {favourites.length ? (
               <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
@@ -145,7 +155,7 @@ export function Home() {
             )}
           </Card>
         </Col>
-        <Col xs={24} lg={12}>
+        <Col xs={24} lg={side}>
           <Card variant="borderless" title={t('home.quickAccess')}>
             {(index?.pages || []).slice(0, 8).map((m) => (
               <Typography.Link key={String(m.menuId)} onClick={() => m.path && navigate(m.path)} style={{ display: 'inline-block', width: '50%', padding: '4px 0' }}>
@@ -155,11 +165,6 @@ export function Home() {
             {!index?.pages.length && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />}
           </Card>
         </Col>
-        {cards.map((c) => (
-          <Col key={c.plugin} xs={24} lg={c.span || 12}>
-            <SlotCard item={c} />
-          </Col>
-        ))}
       </Row>
     </div>
   );

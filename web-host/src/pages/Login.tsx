@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { App, Button, Checkbox, Dropdown, Form, Input, Tabs, Typography } from 'antd';
-import { GlobalIcon, LockIcon, MailIcon, MobileIcon, SafetyIcon, UserIcon } from '../icons';
+import { App, Button, Checkbox, Dropdown, Form, Input, Select, Tabs, Typography } from 'antd';
+import { GlobalIcon, LockIcon, MailIcon, SafetyIcon, UserIcon } from '../icons';
 import { LOCALES, RequestError, local, request, resetNotLoggedIn, session, useT, type Locale } from '@atrium/sdk';
 import { fetchSetting } from '../api';
 import { encryptPassword } from '../crypto';
@@ -11,21 +11,32 @@ import { store, useStore, type PasswordInfo } from '../store';
 import { Logo } from '../components/Logo';
 import { loadLayout } from '../layout/load';
 import { OtherLoginMode, QrLoginMode, isWorkChatBrowser, whereFrom, type Where } from '../sso';
+import { fullPhone } from '../components/phone';
+import { EMAIL_RE, useCountdown } from '../components/SigninParts';
 
-type Mode = 'account' | 'phone' | 'email' | 'qr' | 'other';
-type SsoModes = { qr: boolean; other: boolean };
+// The QR code and the dial-code picker are downloaded when their tab opens.
+const PlatformQr = lazy(() => import(/* webpackChunkName: "signin-modes" */ './QrCode').then((m) => ({ default: m.PlatformQr })));
+const PhoneField = lazy(() => import(/* webpackChunkName: "signin-modes" */ '../components/SigninParts').then((m) => ({ default: m.PhoneField })));
+
+type Mode = 'account' | 'phone' | 'email' | 'ldap' | 'qr' | 'other';
+/** The tenant's sign-in options: single sign-on QR and redirect providers, domains, the platform's QR
+ * code and free registration. */
+type SsoModes = { qr: boolean; other: boolean; ldap: string[]; platformQr: boolean; register: boolean };
 
 /** Which single sign-on tabs the tenant's sign-in page offers (providers with a QR or redirect mode). */
 function useSsoModes(where: Where): SsoModes {
-  const [modes, setModes] = useState<SsoModes>({ qr: false, other: false });
+  const [modes, setModes] = useState<SsoModes>({ qr: false, other: false, ldap: [], platformQr: false, register: false });
   const key = `${where.tenantId ?? ''}|${where.domainName ?? ''}`;
   useEffect(() => {
     let live = true;
-    request<{ type: string; modes?: string[] }[]>('base/base-sso-oauth-config/get-login-type', { params: { ...where }, silent: true })
-      .then((list) => {
-        const all = Array.isArray(list) ? list : [];
+    type Info = { loginTypes?: { type: string; modes?: string[]; domains?: string[] }[]; allowRegister?: boolean };
+    request<Info>('base/base-login-config/get-login-info', { params: { ...where }, silent: true })
+      .then((info) => {
+        const all = Array.isArray(info?.loginTypes) ? info.loginTypes : [];
         const has = (m: string) => all.some((x) => Array.isArray(x.modes) && x.modes.includes(m));
-        if (live) setModes({ qr: has('qr'), other: has('redirect') });
+        const ldap = all.find((x) => x.type === 'ldap')?.domains ?? [];
+        const platformQr = all.some((x) => x.type === 'qrcode');
+        if (live) setModes({ qr: has('qr'), other: has('redirect'), ldap, platformQr, register: Boolean(info?.allowRegister) });
       })
       .catch(() => undefined);
     return () => {
@@ -36,25 +47,6 @@ function useSsoModes(where: Where): SsoModes {
   return modes;
 }
 
-const PHONE_RE = /^1[3-9]\d{9}$/;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function useCountdown(): [number, () => void] {
-  const [left, setLeft] = useState(0);
-  const timer = useRef<ReturnType<typeof setInterval>>(undefined);
-  useEffect(() => () => clearInterval(timer.current), []);
-  const start = () => {
-    setLeft(60);
-    clearInterval(timer.current);
-    timer.current = setInterval(() => {
-      setLeft((v) => {
-        if (v <= 1) clearInterval(timer.current);
-        return v - 1;
-      });
-    }, 1000);
-  };
-  return [left, start];
-}
 
 export function Login() {
   const t = useT();
@@ -104,7 +96,7 @@ export function Login() {
     } catch {
       return;
     }
-    const value = String(form.getFieldValue(field) || '').trim();
+    const value = mode === 'phone' ? fullPhone(form) : String(form.getFieldValue(field) || '').trim();
     try {
       if (mode === 'phone') await request('base/base-user/pre-captcha', { params: { phone: value } });
       else await request('base/base-user/pre-email-captcha', { params: { email: value } });
@@ -155,8 +147,17 @@ export function Login() {
         const password = await encryptPassword(values.password.trim());
         body = { account: values.account.trim(), password };
         if (captcha) Object.assign(body, { captchaId: captcha.captchaId, captchaCode: (values.captchaCode || '').trim() });
+      } else if (mode === 'ldap') {
+        const password = await encryptPassword(values.password.trim());
+        const data = await request<Record<string, any>>('base/base-user/ldap-login', {
+          method: 'POST',
+          data: { ...where, domain: values.domain, account: values.account.trim(), password },
+          silent: true,
+        });
+        await afterLogin(data);
+        return;
       } else if (mode === 'phone') {
-        body = { loginType: 'phone', phone: values.phone.trim(), code: values.code.trim() };
+        body = { loginType: 'phone', phone: fullPhone(form), code: values.code.trim() };
       } else {
         body = { loginType: 'email', email: values.email.trim(), code: values.code.trim() };
       }
@@ -238,11 +239,13 @@ export function Login() {
               { key: 'account', label: t('login.modeAccount') },
               { key: 'phone', label: t('login.modePhone') },
               { key: 'email', label: t('login.modeEmail') },
-              ...(ssoModes.qr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
+              ...(ssoModes.ldap.length ? [{ key: 'ldap', label: t('login.modeLdap') }] : []),
+              ...(ssoModes.qr || ssoModes.platformQr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
               ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
             ]}
           />
-          {mode === 'qr' && <QrLoginMode where={where} />}
+          {mode === 'qr' && ssoModes.platformQr && <Suspense fallback={null}><PlatformQr onSignedIn={afterLogin} /></Suspense>}
+          {mode === 'qr' && ssoModes.qr && <QrLoginMode where={where} compact={ssoModes.platformQr} />}
           {mode === 'other' && <OtherLoginMode where={where} />}
           <Form
             form={form}
@@ -270,17 +273,28 @@ export function Login() {
                 )}
               </>
             )}
+            {mode === 'ldap' && (
+              <>
+                <Form.Item name="domain" initialValue={ssoModes.ldap[0]} rules={[{ required: true, message: t('login.domainEmpty') }]}>
+                  <Select
+                    aria-label={t('login.domain')}
+                    placeholder={t('login.domain')}
+                    options={ssoModes.ldap.map((d) => ({ value: d, label: d }))}
+                  />
+                </Form.Item>
+                <Form.Item name="account" rules={required(t('login.accountEmpty'))}>
+                  <Input prefix={<UserIcon />} placeholder={t('login.domainAccount')} autoComplete="username" />
+                </Form.Item>
+                <Form.Item name="password" rules={required(t('login.passwordEmpty'))}>
+                  <Input.Password prefix={<LockIcon />} placeholder={t('login.password')} autoComplete="current-password" />
+                </Form.Item>
+              </>
+            )}
             {mode === 'phone' && (
               <>
-                <Form.Item
-                  name="phone"
-                  rules={[
-                    { required: true, whitespace: true, message: t('login.phoneEmpty') },
-                    { pattern: PHONE_RE, message: t('login.phoneInvalid') },
-                  ]}
-                >
-                  <Input prefix={<MobileIcon />} placeholder={t('login.phone')} maxLength={11} autoComplete="tel" />
-                </Form.Item>
+                <Suspense fallback={<Input placeholder={t('login.phone')} disabled />}>
+                  <PhoneField />
+                </Suspense>
                 {codeField}
               </>
             )}
@@ -315,8 +329,16 @@ export function Login() {
               {t('login.submit')}
             </Button>
             <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16 }}>
-              <Typography.Link onClick={() => modal.info({ title: t('login.forgot'), content: t('login.forgotText') })}>{t('login.forgot')}</Typography.Link>
-              <Typography.Link onClick={() => modal.info({ title: t('login.register'), content: t('login.registerText') })}>{t('login.register')}</Typography.Link>
+              <Typography.Link onClick={() => navigate(`/forgot-password${window.location.search}`)}>{t('login.forgot')}</Typography.Link>
+              <Typography.Link
+                onClick={() =>
+                  ssoModes.register
+                    ? navigate(`/register${window.location.search}`)
+                    : modal.info({ title: t('login.register'), content: t('login.registerText') })
+                }
+              >
+                {t('login.register')}
+              </Typography.Link>
             </div>
           </Form>
         </div>

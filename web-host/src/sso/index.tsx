@@ -16,6 +16,8 @@ const AuthorizePage = lazy(() => pages().then((m) => ({ default: m.AuthorizePage
 const ThirdLoginPage = lazy(() => pages().then((m) => ({ default: m.ThirdLoginPage })));
 const QrCodePage = lazy(() => pages().then((m) => ({ default: m.QrCodePage })));
 const QrSuccessPage = lazy(() => pages().then((m) => ({ default: m.QrSuccessPage })));
+const QrCodeRoute = lazy(() => import(/* webpackChunkName: "signin-modes" */ '../pages/QrCode').then((m) => ({ default: m.QrCodeRoute })));
+const QrSuccessRoute = lazy(() => import(/* webpackChunkName: "signin-modes" */ '../pages/QrCode').then((m) => ({ default: m.QrSuccessRoute })));
 const WujieBridgePage = lazy(() => pages().then((m) => ({ default: m.WujieBridgePage })));
 const ReceiveWxMsgPage = lazy(() => pages().then((m) => ({ default: m.ReceiveWxMsgPage })));
 const ProtocolPage = lazy(() => import(/* webpackChunkName: "open" */ '../pages/OpenRoutes').then((m) => ({ default: m.Protocol })));
@@ -40,8 +42,8 @@ export const ssoRoutes: SsoRoute[] = [
   { path: '/sso/multi-login', element: at(<MultiLoginPage />) },
   { path: '/authorize', element: at(<AuthorizePage />) },
   { path: '/third-login', element: at(<ThirdLoginPage />) },
-  { path: '/qrcode', element: at(<QrCodePage />) },
-  { path: '/qrcode-success', element: at(<QrSuccessPage />) },
+  { path: '/qrcode', element: at(<QrCodeRoute ssoPage={at(<QrCodePage />)} />) },
+  { path: '/qrcode-success', element: at(<QrSuccessRoute ssoPage={at(<QrSuccessPage />)} />) },
   { path: '/wujie-bridge', element: at(<WujieBridgePage />) },
   { path: '/platform-protocol', element: at(<ProtocolPage />) },
   { path: '/third-party/receiveWxMsg', element: at(<ReceiveWxMsgPage />) },

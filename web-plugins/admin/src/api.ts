@@ -30,6 +30,14 @@ export interface DictItem { diId: string; dicType: string; dicCode: string; name
 export interface GreyRule { ruleId: string; userId: number | null; header: string; value: string }
 export interface PasswordStrategy { minLength: number; maxLength: number; expireDays: number; warnDays: number }
 export interface AuditConfig { id: string; serverName: string; tableName: string; tableAlias: string; enabled: boolean }
+export interface LockoutRow { userId: number; account: string; userFullName: string; failedCount: number; lastFailedAt: string; locked: boolean; lockedUntil: string }
+export interface FailureRow { failureId: string; at: string; account: string; mode: string; reason: string; ip: string; userAgent: string; lockedUntil: string }
+export interface LoginType { type: string; domains?: string[]; name?: string; [key: string]: unknown }
+export interface SigninConfig { allowRegister: boolean; registerApproval: boolean; qrcodeEnabled: boolean }
+export interface LdapServer {
+  id?: string; domain: string; serverUrl: string; bindDn: string; bindPassword?: string; bindPasswordSet?: boolean; searchBase: string;
+  userFilter: string; attributes?: Record<string, string>; startTls: boolean; timeout: number; enabled: boolean;
+}
 export interface LoginLogRow { logId: string; at: string; ip: string; userAgent: string; account: string; userFullName: string; failedCount: number; locked: boolean }
 
 const post = <T = unknown>(path: string, data: unknown) => request<T>(path, { method: 'POST', data });
@@ -39,7 +47,8 @@ export const isAdmin = () => isSuperAdmin() || Number(session.profile.isAdmin) =
 
 export const api = {
   tenants: () => request<Tenant[]>(`${A}/tenants`),
-  createTenant: (b: { tenantId: number; tenantName: string; domain?: string }) => post(`${A}/tenants`, b),
+  createTenant: (b: Record<string, unknown>) => post<{ tenantId: number; systems: string[] }>(`${C}/tenants`, b),
+  deleteTenant: (tenantId: number) => post(`${A}/tenants/delete`, { tenantId }),
   tenantState: (tenantId: number, enabled: boolean) => post(`${A}/tenants/state`, { tenantId, enabled }),
   tenantSystems: (tenantId: number) => request<TenantSystem[]>(`${A}/tenants/systems`, { params: { tenantId } }),
   offerSystem: (b: Record<string, unknown>) => post(`${A}/tenants/systems`, b),
@@ -67,6 +76,7 @@ export const api = {
   grantResources: (roleId: number, resourceIds: number[], tenantId?: number) => post(`${A}/roles/resources`, { roleId, resourceIds, tenantId }),
   menus: (systemCode: string) => request<Menu[]>(`${A}/menus`, { params: { systemCode } }),
   saveMenu: (b: Record<string, unknown>) => post<{ menuId: string }>(`${A}/menus`, b),
+  deleteMenu: (menuId: number) => post(`${A}/menus/delete`, { menuId }),
   moveMenu: (menuId: number, parentId: number | null, sort: number) => post(`${A}/menus/move`, { menuId, parentId, sort }),
   resources: (systemCode: string) => request<Resource[]>(`${A}/resources`, { params: { systemCode } }),
   saveResource: (b: Record<string, unknown>) => post(`${A}/resources`, b),
@@ -88,6 +98,15 @@ export const api = {
   auditConfig: () => request<AuditConfig[]>('base/audit-config/list'),
   saveAuditConfig: (b: Omit<AuditConfig, 'id'>) => post('base/audit-config/save', b),
   loginLog: (params: Record<string, unknown>) => request<Page<LoginLogRow>>(`${A}/login-log`, { params }),
+  lockouts: (params: Record<string, unknown>) => request<Page<LockoutRow>>(`${A}/lockouts`, { params }),
+  failures: (params: Record<string, unknown>) => request<Page<FailureRow>>(`${C}/signin-failures`, { params }),
+  signinModes: (tenantId?: number) => request<{ tenantId: number; domain: string; loginTypes: LoginType[] }>(`${A}/signin-modes`, { params: { tenantId } }),
+  signinConfig: () => request<SigninConfig>('base/admin/signin-config'),
+  saveSigninConfig: (b: Partial<SigninConfig>) => post<SigninConfig>('base/admin/signin-config', b),
+  ldapList: () => request<LdapServer[]>('base/admin/ldap'),
+  ldapSave: (b: LdapServer) => post<LdapServer>('base/admin/ldap/save', b),
+  ldapDelete: (id: string) => request(`base/admin/ldap/delete`, { method: 'POST', params: { id } }),
+  ldapTest: (id: string) => request<Record<string, unknown>>(`base/admin/ldap/test`, { method: 'POST', params: { id } }),
   audit: (params: Record<string, unknown>) => request<Page<AuditRow>>(`${C}/audit`, { params }),
   auditExport: (params: Record<string, unknown>) => request<{ fileName: string; content: string }>(`${C}/audit/export`, { params }),
 };

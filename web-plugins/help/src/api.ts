@@ -58,7 +58,7 @@ export async function streamChat(
   const quiet = new AbortController();
   const stop = () => quiet.abort();
   signal.addEventListener('abort', stop);
-  let timer = window.setTimeout(stop, HEARTBEAT_TIMEOUT);
+  let timer = 0;
   const beat = () => {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => {
@@ -66,6 +66,7 @@ export async function streamChat(
       stop();
     }, HEARTBEAT_TIMEOUT);
   };
+  beat();
   try {
     const resp = await fetch(resolveUrl(path), {
       method: 'POST',

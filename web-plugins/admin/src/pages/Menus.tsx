@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { App as AntApp, Button, Card, Form, Input, InputNumber, Select, Space, Switch, Table, Tree, Typography } from 'antd';
+import { App as AntApp, Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Table, Tree, Typography } from 'antd';
 import type { TreeProps } from 'antd';
 import { useT } from '@atrium/sdk';
 import { api, type Menu, type Resource, type System } from '../api';
@@ -93,7 +93,12 @@ export function Menus() {
         </Card>
         {current && (
           <Card size="small" style={{ flex: 1 }} title={current === 'new' ? t('web.new') : current.menuName}
-            extra={<Space>{current !== 'new' && <Button size="small" onClick={() => edit('new', current.menuId)}>{t('web.newChild')}</Button>}<Button type="primary" size="small" onClick={save} data-testid="menu-save">{t('web.save')}</Button></Space>}>
+            extra={<Space>{current !== 'new' && <Button size="small" onClick={() => edit('new', current.menuId)}>{t('web.newChild')}</Button>}
+              {current !== 'new' && (
+                <Popconfirm title={t('web.confirmDeleteMenu')} onConfirm={() => api.deleteMenu(Number(current.menuId)).then(async () => { message.success(t('web.deleted')); setCurrent(null); await reload(); }, () => undefined)}>
+                  <Button size="small" danger data-testid="menu-delete">{t('web.delete')}</Button>
+                </Popconfirm>
+              )}<Button type="primary" size="small" onClick={save} data-testid="menu-save">{t('web.save')}</Button></Space>}>
             <Form form={form} layout="vertical" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
               <Form.Item name="menuCode" label={t('web.menuCode')} rules={[{ required: true, whitespace: true, max: 128, message: t('web.required') }]}><Input disabled={current !== 'new'} /></Form.Item>
               <Form.Item name="menuName" label={t('web.menuName')} rules={[{ required: true, whitespace: true, max: 128, message: t('web.required') }]}><Input /></Form.Item>

@@ -65,8 +65,8 @@ export function Roles() {
             { title: t('web.roleName'), dataIndex: 'roleName' },
             {
               title: t('web.actions'), key: 'a', render: (_, r) => (
-                <Popconfirm title={t('web.confirmDelete')} onConfirm={() => api.deleteRole(r.roleId, tenantId).then(reload)}>
-                  <Button size="small" type="link" danger>{t('web.delete')}</Button>
+                <Popconfirm title={t('web.confirmDelete')} onConfirm={() => api.deleteRole(r.roleId, tenantId).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
+                  <Button size="small" type="link" danger data-testid={`role-delete-${r.roleCode}`}>{t('web.delete')}</Button>
                 </Popconfirm>
               ),
             },

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { App as AntApp, Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
+import { App as AntApp, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Segmented, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
 import { useT } from '@atrium/sdk';
-import { api, isSuperAdmin, type AuditConfig, type DictItem, type GreyRule, type LoginLogRow } from '../api';
+import { api, isSuperAdmin, type AuditConfig, type DictItem, type FailureRow, type GreyRule, type LdapServer, type LockoutRow, type LoginLogRow, type LoginType, type Page, type SigninConfig } from '../api';
 import { AdminOnly, PAGE_SIZE, TenantPicker, pager, rowProps } from '../common';
 
 const LOCALES = ['zh-cn', 'zh-tw', 'en-us', 'vi-vn', 'hu-hu'];
@@ -143,24 +143,161 @@ function TableAudit() {
   );
 }
 
+type LogView = 'signins' | 'failures' | 'lockouts';
+
 function LoginLog({ tenantId }: { tenantId?: number }) {
   const t = useT('admin');
+  const { message } = AntApp.useApp();
+  const [view, setView] = useState<LogView>('signins');
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ total: number; list: LoginLogRow[] }>({ total: 0, list: [] });
-  useEffect(() => { api.loginLog({ tenantId, keyword, pageIndex: page, pageRows: PAGE_SIZE }).then(setData, () => undefined); }, [tenantId, keyword, page]);
-  return (
-    <>
-      <Input.Search allowClear placeholder={t('web.search')} style={{ width: 260, marginBottom: 12 }} onSearch={(v) => { setKeyword(v); setPage(1); }} />
-      <Table<LoginLogRow> rowKey="logId" size="small" dataSource={data.list} onRow={rowProps} pagination={pager(data.total, page, setPage)}
+  const [tick, setTick] = useState(0);
+  const [signins, setSignins] = useState<Page<LoginLogRow>>();
+  const [failures, setFailures] = useState<Page<FailureRow>>();
+  const [lockouts, setLockouts] = useState<Page<LockoutRow>>();
+  useEffect(() => {
+    const params = { tenantId, keyword, pageIndex: page, pageRows: PAGE_SIZE };
+    if (view === 'signins') api.loginLog(params).then(setSignins, () => undefined);
+    if (view === 'failures') api.failures(params).then(setFailures, () => undefined);
+    if (view === 'lockouts') api.lockouts(params).then(setLockouts, () => undefined);
+  }, [tenantId, keyword, page, view, tick]);
+  const locked = (v: boolean) => (v ? <Tag color="red">{t('web.locked')}</Tag> : null);
+  const table = () => {
+    if (view === 'failures') {
+      return (
+        <Table<FailureRow> rowKey="failureId" size="small" dataSource={failures?.list} onRow={rowProps} pagination={pager(failures?.total || 0, page, setPage)} data-testid="failure-table"
+          columns={[
+            { title: t('web.at'), dataIndex: 'at' },
+            { title: t('web.account'), dataIndex: 'account' },
+            { title: t('web.signinMode'), dataIndex: 'mode', render: (m: string) => t(`web.mode_${m}`, { defaultValue: m }) },
+            { title: t('web.reason'), dataIndex: 'reason', render: (r: string) => t(`web.reason_${r}`, { defaultValue: r }) },
+            { title: 'IP', dataIndex: 'ip' },
+            { title: t('web.lockedUntil'), dataIndex: 'lockedUntil', render: (v: string) => (v ? <Tag color="red">{v}</Tag> : null) },
+          ]} />
+      );
+    }
+    if (view === 'lockouts') {
+      return (
+        <Table<LockoutRow> rowKey="userId" size="small" dataSource={lockouts?.list} onRow={rowProps} pagination={pager(lockouts?.total || 0, page, setPage)} data-testid="lockout-table"
+          columns={[
+            { title: t('web.account'), dataIndex: 'account' },
+            { title: t('web.userFullName'), dataIndex: 'userFullName' },
+            { title: t('web.failedCount'), dataIndex: 'failedCount' },
+            { title: t('web.lastFailedAt'), dataIndex: 'lastFailedAt' },
+            { title: t('web.locked'), dataIndex: 'locked', render: locked },
+            { title: t('web.lockedUntil'), dataIndex: 'lockedUntil' },
+            {
+              title: t('web.actions'), key: 'a', render: (_, r) => (
+                <Popconfirm title={t('web.confirmUnlock')} onConfirm={() => api.unlock(r.userId, tenantId).then(() => { message.success(t('web.saved')); setTick((n) => n + 1); }, () => undefined)}>
+                  <Button size="small" type="link" data-testid={`unlock-${r.account}`}>{t('web.unlock')}</Button>
+                </Popconfirm>
+              ),
+            },
+          ]} />
+      );
+    }
+    return (
+      <Table<LoginLogRow> rowKey="logId" size="small" dataSource={signins?.list} onRow={rowProps} pagination={pager(signins?.total || 0, page, setPage)}
         columns={[
           { title: t('web.at'), dataIndex: 'at' },
           { title: t('web.account'), dataIndex: 'account' },
           { title: t('web.userFullName'), dataIndex: 'userFullName' },
           { title: 'IP', dataIndex: 'ip' },
           { title: t('web.failedCount'), dataIndex: 'failedCount' },
-          { title: t('web.locked'), dataIndex: 'locked', render: (v: boolean) => (v ? <Tag color="red">{t('web.locked')}</Tag> : null) },
+          { title: t('web.locked'), dataIndex: 'locked', render: locked },
         ]} />
+    );
+  };
+  return (
+    <>
+      <Space style={{ marginBottom: 12 }}>
+        <Segmented<LogView> value={view} data-testid="login-log-view" onChange={(v) => { setView(v); setPage(1); }}
+          options={[{ value: 'signins', label: t('web.signins') }, { value: 'failures', label: t('web.failures') }, { value: 'lockouts', label: t('web.lockouts') }]} />
+        <Input.Search allowClear placeholder={t('web.search')} style={{ width: 260 }} data-testid="login-log-search" onSearch={(v) => { setKeyword(v); setPage(1); }} />
+      </Space>
+      {table()}
+    </>
+  );
+}
+
+const LDAP_EMPTY: LdapServer = { domain: '', serverUrl: 'ldap://', bindDn: '', searchBase: '', userFilter: '(uid={account})', startTls: false, timeout: 5, enabled: true };
+
+function SigninModes() {
+  const t = useT('admin');
+  const { message } = AntApp.useApp();
+  const [modes, setModes] = useState<LoginType[]>([]);
+  const [config, setConfig] = useState<SigninConfig>();
+  const [servers, setServers] = useState<LdapServer[]>([]);
+  const [editing, setEditing] = useState<LdapServer | null>(null);
+  const [form] = Form.useForm<LdapServer>();
+  const reload = useCallback(() => Promise.all([
+    api.signinModes().then((m) => setModes(m.loginTypes)),
+    api.signinConfig().then(setConfig),
+    api.ldapList().then(setServers),
+  ]), []);
+  useEffect(() => { reload().catch(() => undefined); }, [reload]);
+  const toggle = async (change: Partial<SigninConfig>) => {
+    await api.saveSigninConfig(change);
+    message.success(t('web.saved'));
+    await reload();
+  };
+  const open = (server: LdapServer) => { form.resetFields(); form.setFieldsValue({ ...server, bindPassword: '' }); setEditing(server); };
+  const modeName = (m: LoginType) => {
+    const label = t(`web.mode_${m.type}`, { defaultValue: m.name || m.type });
+    return m.domains ? `${label}: ${m.domains.join(', ')}` : label;
+  };
+  return (
+    <>
+      <Card size="small" title={t('web.offeredModes')} style={{ marginBottom: 12 }}>
+        <Space wrap data-testid="offered-modes">{modes.map((m) => <Tag key={`${m.type}-${String(m.name || '')}`} color="blue">{modeName(m)}</Tag>)}</Space>
+      </Card>
+      {config && (
+        <Card size="small" title={t('web.signinOptions')} style={{ marginBottom: 12 }}>
+          <Space size="large" wrap>
+            <span>{t('web.mode_qrcode')} <Switch data-testid="signin-qrcode" checked={config.qrcodeEnabled} onChange={(on) => toggle({ qrcodeEnabled: on })} /></span>
+            <span>{t('web.allowRegister')} <Switch data-testid="signin-register" checked={config.allowRegister} onChange={(on) => toggle({ allowRegister: on })} /></span>
+            <span>{t('web.registerApproval')} <Switch checked={config.registerApproval} disabled={!config.allowRegister} onChange={(on) => toggle({ registerApproval: on })} /></span>
+          </Space>
+        </Card>
+      )}
+      <Card size="small" title={t('web.ldapServers')} extra={<Button size="small" type="primary" data-testid="ldap-new" onClick={() => open(LDAP_EMPTY)}>{t('web.new')}</Button>}>
+        <Table<LdapServer> rowKey={(r) => r.id || r.domain} size="small" dataSource={servers} onRow={rowProps} pagination={false} data-testid="ldap-table"
+          columns={[
+            { title: t('web.ldapDomain'), dataIndex: 'domain' },
+            { title: t('web.ldapUrl'), dataIndex: 'serverUrl' },
+            { title: t('web.ldapBase'), dataIndex: 'searchBase' },
+            { title: t('web.enabled'), dataIndex: 'enabled', render: (on: boolean) => <Tag color={on ? 'green' : 'default'}>{t(on ? 'web.yes' : 'web.no')}</Tag> },
+            {
+              title: t('web.actions'), key: 'a', render: (_, r) => (
+                <Space size={0}>
+                  <Button size="small" type="link" onClick={() => open(r)}>{t('web.edit')}</Button>
+                  <Button size="small" type="link" onClick={() => r.id && api.ldapTest(r.id).then(() => message.success(t('web.ldapReachable')), () => undefined)}>{t('web.ldapTest')}</Button>
+                  <Popconfirm title={t('web.confirmDelete')} onConfirm={() => r.id && api.ldapDelete(r.id).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
+                    <Button size="small" type="link" danger data-testid={`ldap-delete-${r.domain}`}>{t('web.delete')}</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]} />
+      </Card>
+      <Modal open={editing !== null} title={t(editing?.id ? 'web.edit' : 'web.new')} onCancel={() => setEditing(null)} destroyOnHidden width={640}
+        onOk={async () => {
+          const v = await form.validateFields();
+          await api.ldapSave({ ...v, id: editing?.id, bindPassword: v.bindPassword || undefined });
+          setEditing(null); message.success(t('web.saved')); await reload();
+        }}>
+        <Form form={form} layout="vertical" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+          <Form.Item name="domain" label={t('web.ldapDomain')} rules={[{ required: true, whitespace: true, max: 64, message: t('web.required') }]}><Input data-testid="ldap-domain" /></Form.Item>
+          <Form.Item name="serverUrl" label={t('web.ldapUrl')} rules={[{ required: true, pattern: /^ldaps?:\/\/.+/i, message: t('web.ldapUrlRule') }]}><Input data-testid="ldap-url" /></Form.Item>
+          <Form.Item name="bindDn" label={t('web.ldapBindDn')}><Input maxLength={512} /></Form.Item>
+          <Form.Item name="bindPassword" label={t('web.ldapBindPassword')} extra={editing?.bindPasswordSet ? t('web.ldapPasswordKept') : undefined}><Input.Password maxLength={256} autoComplete="new-password" /></Form.Item>
+          <Form.Item name="searchBase" label={t('web.ldapBase')} rules={[{ required: true, whitespace: true, max: 512, message: t('web.required') }]}><Input data-testid="ldap-base" /></Form.Item>
+          <Form.Item name="userFilter" label={t('web.ldapFilter')} rules={[{ required: true, validator: (_, v?: string) => (v && v.includes('{account}') && v.trim().startsWith('(') && v.trim().endsWith(')') ? Promise.resolve() : Promise.reject(new Error(t('web.ldapFilterRule')))) }]}><Input /></Form.Item>
+          <Form.Item name="timeout" label={t('web.ldapTimeout')}><InputNumber min={1} max={30} /></Form.Item>
+          <Form.Item name="startTls" label="StartTLS" valuePropName="checked"><Switch /></Form.Item>
+          <Form.Item name="enabled" label={t('web.enabled')} valuePropName="checked"><Switch /></Form.Item>
+        </Form>
+      </Modal>
     </>
   );
 }
@@ -175,6 +312,7 @@ export function Settings() {
     { key: 'grey', label: t('web.greyRules'), children: <GreyRules tenantId={tenantId} /> },
     { key: 'audit', label: t('web.tableAudit'), children: <TableAudit /> },
     { key: 'login', label: t('web.loginLog'), children: <LoginLog tenantId={tenantId} /> },
+    { key: 'signin', label: t('web.signinConfig'), children: <SigninModes /> },
   ];
   return (
     <AdminOnly>

@@ -34,7 +34,7 @@ export function Systems() {
             title: t('web.actions'), key: 'a', render: (_, s) => (
               <Space size={0}>
                 <Button size="small" type="link" onClick={() => open(s)}>{t('web.edit')}</Button>
-                <Popconfirm title={t('web.confirmDelete')} onConfirm={() => api.deleteSystem(s.systemCode).then(reload)}><Button size="small" type="link" danger>{t('web.delete')}</Button></Popconfirm>
+                <Popconfirm title={t('web.confirmDelete')} onConfirm={() => api.deleteSystem(s.systemCode).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}><Button size="small" type="link" danger data-testid={`system-delete-${s.systemCode}`}>{t('web.delete')}</Button></Popconfirm>
               </Space>
             ),
           },

@@ -6,7 +6,7 @@ import { api, type Country, type Profile, type System, type Tenant, type TenantS
 import { AdminOnly, EMAIL, PHONE, pager, rowProps } from '../common';
 
 type Row = Tenant & Partial<Profile>;
-type FormValues = Omit<Profile, 'effectiveDate' | 'expirationDate'> & { tenantName: string; domain: string; effectiveDate?: Dayjs; expirationDate?: Dayjs };
+type FormValues = Omit<Profile, 'effectiveDate' | 'expirationDate'> & { tenantName: string; domain: string; systems?: string[]; effectiveDate?: Dayjs; expirationDate?: Dayjs };
 
 function TenantSystems({ tenant, onClose }: { tenant: Row; onClose: () => void }) {
   const t = useT('admin');
@@ -61,6 +61,7 @@ export function Tenants() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [systemsOf, setSystemsOf] = useState<Row | null>(null);
+  const [allSystems, setAllSystems] = useState<System[]>([]);
   const [form] = Form.useForm<FormValues>();
 
   const reload = useCallback(async () => {
@@ -68,7 +69,11 @@ export function Tenants() {
     const byId = new Map(profiles.map((p) => [p.tenantId, p]));
     setRows(tenants.map((x) => ({ ...byId.get(x.tenantId), ...x })));
   }, []);
-  useEffect(() => { reload().catch(() => undefined); api.countries().then(setCountries, () => undefined); }, [reload]);
+  useEffect(() => {
+    reload().catch(() => undefined);
+    api.countries().then(setCountries, () => undefined);
+    api.systems().then(setAllSystems, () => undefined);
+  }, [reload]);
 
   const shown = useMemo(() => rows.filter((r) => !keyword || `${r.tenantName} ${r.tenantId} ${r.companyName || ''}`.toLowerCase().includes(keyword.toLowerCase())), [rows, keyword]);
 
@@ -81,13 +86,13 @@ export function Tenants() {
   };
   const save = async () => {
     const v = await form.validateFields();
-    const { tenantName: _n, domain: _d, ...rest } = v;
+    const { tenantName, domain, systems, ...rest } = v;
     const profile = { ...rest, effectiveDate: v.effectiveDate?.format('YYYY-MM-DD'), expirationDate: v.expirationDate?.format('YYYY-MM-DD') };
-    if (editing === 'new') {
-      await api.checkProfile(profile); // the server's checks first, so no tenant is left without its profile
-      await api.createTenant({ tenantId: v.tenantId, tenantName: v.tenantName, domain: v.domain || '' });
+    if (editing === 'new') { // tenant, profile and systems in one transaction: all written or none
+      await api.createTenant({ ...profile, tenantName, domain: domain || '', systems: (systems || []).map((systemCode) => ({ systemCode })) });
+    } else {
+      await api.saveProfile(profile);
     }
-    await api.saveProfile(profile);
     message.success(t('web.saved'));
     setEditing(null);
     reload();
@@ -130,6 +135,11 @@ export function Tenants() {
                   </Popconfirm>
                 )}
                 <Button size="small" type="link" onClick={() => setSystemsOf(r)} data-testid={`tenant-systems-${r.tenantId}`}>{t('web.systems')}</Button>
+                {r.tenantId !== -999 && (
+                  <Popconfirm title={t('web.confirmDeleteTenant')} onConfirm={() => api.deleteTenant(r.tenantId).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
+                    <Button size="small" type="link" danger data-testid={`tenant-delete-${r.tenantId}`}>{t('web.delete')}</Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },
@@ -149,6 +159,12 @@ export function Tenants() {
             <Select showSearch allowClear optionFilterProp="label" options={countries.map((c) => ({ value: c.code, label: `${c.names[lang] || c.names['en-us']} ${c.code}` }))} />
           </Form.Item>
           <Form.Item name="state" label={t('web.state')}><Input maxLength={64} /></Form.Item>
+          {editing === 'new' && (
+            <Form.Item name="systems" label={t('web.systemsOffered')} style={{ gridColumn: '1 / span 2' }}>
+              <Select mode="multiple" data-testid="tenant-new-systems" optionFilterProp="label"
+                options={allSystems.filter((x) => x.systemCode !== 'iotAutho').map((x) => ({ value: x.systemCode, label: `${x.systemName} (${x.systemCode})` }))} />
+            </Form.Item>
+          )}
           <Form.Item name="size" label={t('web.size')}><InputNumber min={0} style={{ width: '100%' }} /></Form.Item>
           <Form.Item name="effectiveDate" label={t('web.effectiveDate')} rules={[{ required: true, message: t('effective_required') }]}><DatePicker style={{ width: '100%' }} /></Form.Item>
           <Form.Item name="expirationDate" label={t('web.expirationDate')} dependencies={['effectiveDate']}

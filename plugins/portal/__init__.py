@@ -1,0 +1,1 @@
+"""Portal content: articles (announcements, hot topics, featured, company news) and the portal panels."""

@@ -1,0 +1,767 @@
+"""Process models, deployments, instances and tasks: the logic behind the API (no HTTP here).
+
+Every step loads the instance's engine state, runs it, and writes it back in the same transaction with the
+task rows, so a restart continues where the last committed step left off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import orjson
+from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
+from SpiffWorkflow.task import Task
+from SpiffWorkflow.util.task import TaskState
+from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, tuple_, update
+
+from atrium.plugins.process import bpmn, engine
+from atrium.plugins.process.models import (
+    CANCELLED,
+    CLOSED,
+    COMPLETED,
+    DONE,
+    FAILED,
+    OPEN,
+    REJECTED,
+    ROLE,
+    RUNNING,
+    SUPERVISOR,
+    USER,
+    WITHDRAWN,
+    HistoryEntry,
+    ProcessInstance,
+    ProcessModel,
+    ProcessTask,
+    ProcessVersion,
+    TaskCandidate,
+)
+from atrium.sdk import BadRequest, Conflict, Forbidden, NotFound, SessionUser, current_context
+from atrium.sdk.db import session, utcnow
+from atrium.sdk.services import services
+
+UPCOMING = "upcoming"
+MAX_VARIABLES_BYTES = 64_000
+PAGE_MAX = 200
+
+
+def _user() -> SessionUser:
+    return current_context().require_user()
+
+
+def _tenant() -> int:
+    tid = current_context().tenant_id
+    if tid is None:
+        raise Forbidden()
+    return tid
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") if value is not None else None
+
+
+# -- models and versions ---------------------------------------------------------------------------------
+
+
+def model_out(m: ProcessModel) -> dict[str, Any]:
+    return {
+        "modelId": str(m.id),
+        "key": m.key,
+        "name": m.name,
+        "category": m.category,
+        "latestVersion": m.latest_version,
+        "deployedVersion": m.deployed_version,
+        "updatedAt": _iso(m.updated_at),
+    }
+
+
+def get_model(ref: str | int) -> ProcessModel:
+    """A model of the current tenant by id or key; another tenant's answers as not found."""
+    text = str(ref).strip()[:64]
+    q = select(ProcessModel)
+    q = q.where(ProcessModel.id == int(text)) if text.isdigit() else q.where(ProcessModel.key == text)
+    found = session().execute(q).scalar_one_or_none()
+    if found is None:
+        raise NotFound("process:model.not_found", model=text)
+    return found
+
+
+def get_version(m: ProcessModel, version: int | None) -> ProcessVersion:
+    number = version or m.latest_version
+    row = (
+        session()
+        .execute(
+            select(ProcessVersion).where(ProcessVersion.model_id == m.id, ProcessVersion.version == number)
+        )
+        .scalar_one_or_none()
+    )
+    if row is None:
+        raise NotFound("process:version.not_found", version=number)
+    return row
+
+
+def _check(key: str, xml: str) -> None:
+    """Every designer rule plus what the engine itself refuses (a fresh parse, never the cache)."""
+    engine.Compiled(xml, key)
+
+
+def save_model(key: str, name: str, category: str, xml: str, model_id: int | None = None) -> dict[str, Any]:
+    """Save a new version of a model (a new model without ``model_id``) once every rule passes."""
+    key = key.strip()
+    _check(key, xml)
+    db = session()
+    clash = db.execute(select(ProcessModel.id).where(ProcessModel.key == key)).scalar_one_or_none()
+    if model_id is None:
+        if clash is not None:
+            raise Conflict("process:model.key_exists", key=key)
+        m = ProcessModel(key=key, name=name, category=category, created_by=_user().user_id)
+        db.add(m)
+        db.flush()
+    else:
+        m = get_model(model_id)
+        if clash is not None and clash != m.id:
+            raise Conflict("process:model.key_exists", key=key)
+    m.key, m.name, m.category = key, name, category
+    m.latest_version += 1
+    db.add(ProcessVersion(model_id=m.id, version=m.latest_version, xml=xml, created_by=_user().user_id))
+    db.flush()
+    return {**model_out(m), "version": m.latest_version}
+
+
+def list_models(keyword: str, category: str, page: int, size: int) -> dict[str, Any]:
+    q: Select[Any] = select(ProcessModel)
+    if keyword:
+        like = f"%{keyword}%"
+        q = q.where(or_(ProcessModel.key.like(like), ProcessModel.name.like(like)))
+    if category:
+        q = q.where(ProcessModel.category == category)
+    db = session()
+    total = db.execute(select(func.count()).select_from(q.subquery())).scalar_one()
+    rows = db.execute(q.order_by(ProcessModel.id.desc()).offset((page - 1) * size).limit(size)).scalars()
+    return {"list": [model_out(m) for m in rows], "total": total}
+
+
+def model_detail(ref: str, version: int | None) -> dict[str, Any]:
+    m = get_model(ref)
+    if m.latest_version == 0:
+        raise NotFound("process:version.not_found", version=version or 0)
+    row = get_version(m, version)
+    versions = session().execute(
+        select(ProcessVersion.version, ProcessVersion.created_at, ProcessVersion.deployed_at)
+        .where(ProcessVersion.model_id == m.id)
+        .order_by(ProcessVersion.version.desc())
+    )
+    return {
+        **model_out(m),
+        "version": row.version,
+        "xml": row.xml,
+        "versions": [{"version": v, "createdAt": _iso(c), "deployedAt": _iso(d)} for v, c, d in versions],
+    }
+
+
+def deploy(ref: str, version: int | None) -> dict[str, Any]:
+    """Make a version the one new instances start from; its diagram is checked again first."""
+    m = get_model(ref)
+    row = get_version(m, version)
+    _check(m.key, row.xml)
+    row.deployed_at = utcnow()
+    m.deployed_version = row.version
+    session().flush()
+    return model_out(m)
+
+
+def delete_model(ref: str) -> None:
+    m = get_model(ref)
+    db = session()
+    if db.execute(
+        select(exists().where(ProcessInstance.model_id == m.id, ProcessInstance.status == RUNNING))
+    ).scalar():
+        raise Conflict("process:model.in_use", key=m.key)
+    db.execute(delete(ProcessVersion).where(ProcessVersion.model_id == m.id))
+    db.delete(m)
+    db.flush()
+
+
+def start_forms() -> list[dict[str, Any]]:
+    """The published forms the designer offers as start and task forms (the forms plugin answers)."""
+    answers = services().call_hook("atrium_process_forms", tenant_id=_tenant())
+    out: list[dict[str, Any]] = []
+    for found in answers.values():
+        out.extend(found or [])
+    return out
+
+
+# -- running ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    instance: ProcessInstance
+    comp: engine.Compiled
+    workflow: BpmnWorkflow
+
+
+def _compiled(version_id: int) -> engine.Compiled:
+    found = engine.cached(version_id)
+    if found is not None:
+        return found
+    row = (
+        session().execute(select(ProcessVersion).where(ProcessVersion.id == version_id)).scalar_one_or_none()
+    )
+    if row is None:
+        raise NotFound("process:version.not_found", version=version_id)
+    key = session().execute(select(ProcessModel.key).where(ProcessModel.id == row.model_id)).scalar_one()
+    return engine.compiled(row.id, row.xml, key)
+
+
+def _check_variables(values: dict[str, Any]) -> dict[str, Any]:
+    for name in values:
+        if not bpmn.PARAM_NAME.match(name):
+            raise BadRequest("process:rule.param_name", name=str(name)[:64])
+    if len(orjson.dumps(values)) > MAX_VARIABLES_BYTES:
+        raise BadRequest("process:variables.too_large", limit=MAX_VARIABLES_BYTES // 1000)
+    return values
+
+
+def _submit_form(form_key: str, data: dict[str, Any], where: dict[str, Any]) -> dict[str, Any]:
+    """Validate and store a start or task form through the forms hook; its cleaned data become variables."""
+    user = _user()
+    answers = services().call_hook(
+        "atrium_process_form_submit",
+        tenant_id=_tenant(),
+        form_code=form_key,
+        data=data,
+        user_id=user.user_id,
+        process=where,
+    )
+    answer = next((a for a in answers.values() if a is not None), None)
+    if answer is None:
+        raise BadRequest("process:form.unavailable", form=form_key)
+    if answer.get("errors"):
+        errors = answer["errors"]
+        detail = "; ".join(str(e.get("message", "")) for e in errors[:5])
+        raise BadRequest("process:form.invalid", data={"errors": errors}, detail=detail)
+    cleaned: dict[str, Any] = dict(answer.get("data") or {})
+    return cleaned
+
+
+def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> dict[str, Any]:
+    """Start an instance of the model's deployed version, with plain variables or its start form's data."""
+    m = get_model(ref)
+    if m.deployed_version is None:
+        raise Conflict("process:model.not_deployed", key=m.key)
+    row = get_version(m, m.deployed_version)
+    comp = engine.compiled(row.id, row.xml, m.key)
+    values = _check_variables(dict(variables))
+    start_node = next((n for n in comp.nodes.values() if n.kind == "startEvent"), None)
+    user = _user()
+    db = session()
+    inst = ProcessInstance(
+        model_id=m.id, version_id=row.id, model_key=m.key, model_name=m.name, started_by=user.user_id
+    )
+    db.add(inst)
+    db.flush()
+    if start_node is not None and start_node.form_key:
+        values.update(
+            _check_variables(
+                _submit_form(start_node.form_key, form or {}, {"processId": str(inst.id), "kind": "start"})
+            )
+        )
+    values["initiator"] = user.user_id
+    workflow = engine.new(comp, values)
+    db.add(HistoryEntry(instance_id=inst.id, node_id="", name=m.name, action="start", user_id=user.user_id))
+    _step(Loaded(inst, comp, workflow))
+    return instance_out(inst)
+
+
+def _load(inst: ProcessInstance) -> Loaded:
+    comp = _compiled(inst.version_id)
+    return Loaded(inst, comp, engine.load(comp, inst.state))
+
+
+def _candidates(node: bpmn.Node, starter: int | None) -> list[tuple[str, int]]:
+    out = [(USER, u) for u in node.users] + [(ROLE, r) for r in node.roles]
+    if node.starter and starter is not None:
+        out.append((USER, starter))
+    if node.supervisor:
+        out.append((SUPERVISOR, 0))
+    return out
+
+
+def _next_user_tasks(ready: Iterable[Task]) -> list[Task]:
+    """The user tasks right after the ready ones on each predicted path (who is up next)."""
+    found: dict[Any, Task] = {}
+    stack = [c for t in ready for c in t.children]
+    while stack:
+        t = stack.pop()
+        if t.state not in (TaskState.FUTURE, TaskState.LIKELY, TaskState.MAYBE):
+            continue
+        if getattr(t.task_spec, "manual", False):
+            found[t.id] = t
+            continue
+        stack.extend(t.children)
+    return list(found.values())
+
+
+def _step(lo: Loaded) -> None:
+    """Run the engine until it waits for people, then sync the task rows and store the state."""
+    inst, db = lo.instance, session()
+    try:
+        engine.advance(lo.workflow)
+    except engine.HttpTaskPending as exc:
+        _fail(inst, f"HTTP task {exc} is not run by this engine")
+        inst.state = engine.dump(lo.workflow)
+        return
+    except Exception as exc:
+        _fail(inst, str(exc)[:400])
+        inst.state = engine.dump(lo.workflow)
+        return
+    ready = engine.ready_user_tasks(lo.workflow)
+    upcoming = _next_user_tasks(ready)
+    existing = {
+        r.engine_id: r
+        for r in db.execute(
+            select(ProcessTask).where(
+                ProcessTask.instance_id == inst.id, ProcessTask.status.in_((OPEN, UPCOMING))
+            )
+        ).scalars()
+    }
+    wanted: dict[str, tuple[Task, str]] = {str(t.id): (t, OPEN) for t in ready}
+    for t in upcoming:
+        wanted.setdefault(str(t.id), (t, UPCOMING))
+    stale = [r.id for eid, r in existing.items() if eid not in wanted]
+    if stale:
+        db.execute(delete(TaskCandidate).where(TaskCandidate.task_id.in_(stale)))
+        db.execute(delete(ProcessTask).where(ProcessTask.id.in_(stale)))
+    created: list[tuple[ProcessTask, list[tuple[str, int]]]] = []
+    for eid, (t, status) in wanted.items():
+        row = existing.get(eid)
+        if row is not None:
+            if row.status != status:
+                row.status = status
+                row.created_at = utcnow()
+                if status == OPEN:
+                    created.append((row, []))
+            continue
+        node = lo.comp.nodes.get(t.task_spec.bpmn_id or "")
+        if node is None:
+            continue
+        cands = _candidates(node, inst.started_by)
+        row = ProcessTask(
+            instance_id=inst.id,
+            engine_id=eid,
+            node_id=node.id,
+            name=node.name,
+            form_key=node.form_key,
+            status=status,
+            candidates={
+                "users": node.users,
+                "roles": node.roles,
+                "supervisor": node.supervisor,
+                "starter": node.starter,
+            },
+        )
+        db.add(row)
+        created.append((row, cands))
+    if created:
+        db.flush()
+        tid = _tenant()
+        rows = [
+            {"tenant_id": tid, "task_id": row.id, "kind": k, "ref": ref}
+            for row, cands in created
+            for k, ref in cands
+        ]
+        if rows:
+            db.execute(insert(TaskCandidate), rows)
+        _notify([row for row, _ in created if row.status == OPEN], inst)
+    if lo.workflow.is_completed():
+        inst.status = COMPLETED
+        inst.ended_at = utcnow()
+        db.add(HistoryEntry(instance_id=inst.id, action="end", name=inst.model_name))
+    inst.state = engine.dump(lo.workflow)
+    inst.updated_at = utcnow()
+    db.flush()
+
+
+def _fail(inst: ProcessInstance, message: str) -> None:
+    inst.status = FAILED
+    inst.error = message[:500]
+    inst.ended_at = utcnow()
+    session().add(HistoryEntry(instance_id=inst.id, action="fail", comment=message[:500]))
+    _close_open(inst.id)
+
+
+def _close_open(instance_id: int) -> None:
+    db = session()
+    ids = list(
+        db.execute(
+            select(ProcessTask.id).where(
+                ProcessTask.instance_id == instance_id, ProcessTask.status.in_((OPEN, UPCOMING))
+            )
+        ).scalars()
+    )
+    if ids:
+        db.execute(delete(TaskCandidate).where(TaskCandidate.task_id.in_(ids)))
+        db.execute(
+            update(ProcessTask)
+            .where(ProcessTask.id.in_(ids))
+            .values(status=CLOSED, done_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _notify(rows: list[ProcessTask], inst: ProcessInstance) -> None:
+    """Tell the people a new task waits for through the message plugin's ``send_message`` event."""
+    svc = services()
+    for row in rows:
+        users = list(row.candidates.get("users") or [])
+        if row.candidates.get("starter") and inst.started_by is not None:
+            users.append(inst.started_by)
+        roles = list(row.candidates.get("roles") or [])
+        if not users and not roles:
+            continue
+        svc.emit(
+            "send_message",
+            tenant_id=_tenant(),
+            user_id=None,
+            content=svc.t("process:notify.new_task", task=row.name, process=inst.model_name),
+            to_users=users,
+            to_roles=roles,
+        )
+
+
+# -- tasks -----------------------------------------------------------------------------------------------
+
+
+def _may_do(row: ProcessTask, user: SessionUser) -> bool:
+    if row.claimed_by is not None:
+        return row.claimed_by == user.user_id
+    keys = [(USER, user.user_id)] + [(ROLE, r) for r in user.roles]
+    if user.is_admin:
+        keys.append((SUPERVISOR, 0))
+    return bool(
+        session()
+        .execute(
+            select(
+                exists().where(
+                    TaskCandidate.task_id == row.id, tuple_(TaskCandidate.kind, TaskCandidate.ref).in_(keys)
+                )
+            )
+        )
+        .scalar()
+    )
+
+
+def _open_task(task_id: int) -> tuple[ProcessTask, ProcessInstance]:
+    db = session()
+    row = db.execute(select(ProcessTask).where(ProcessTask.id == task_id)).scalar_one_or_none()
+    if row is None or row.status == UPCOMING:
+        raise NotFound("process:task.not_found", id=task_id)
+    if row.status != OPEN:
+        raise Conflict("process:task.closed", id=task_id)
+    inst = db.execute(
+        select(ProcessInstance).where(ProcessInstance.id == row.instance_id).with_for_update()
+    ).scalar_one()
+    db.refresh(row)
+    if row.status != OPEN or inst.status != RUNNING:
+        raise Conflict("process:task.closed", id=task_id)
+    if not _may_do(row, _user()):
+        raise Forbidden("process:task.not_yours", id=task_id)
+    return row, inst
+
+
+def claim(task_id: int) -> dict[str, Any]:
+    row, _ = _open_task(task_id)
+    me = _user().user_id
+    if row.claimed_by is None:
+        row.claimed_by = me
+        session().flush()
+    return task_out(row)
+
+
+def complete(
+    task_id: int, variables: dict[str, Any], form: dict[str, Any] | None, comment: str
+) -> dict[str, Any]:
+    """Complete an open task the user may do: its form (if any) is stored, its variables merged, the instance
+    runs on until it waits again."""
+    row, inst = _open_task(task_id)
+    values = _check_variables(dict(variables))
+    if row.form_key:
+        values.update(
+            _check_variables(
+                _submit_form(row.form_key, form or {}, {"processId": str(inst.id), "taskId": str(row.id)})
+            )
+        )
+    lo = _load(inst)
+    task = engine.task_by_id(lo.workflow, row.engine_id)
+    if task is None or task.state != TaskState.READY:
+        raise Conflict("process:task.closed", id=task_id)
+    task.data.update(values)
+    task.run()
+    user = _user()
+    _done(row, DONE, user.user_id, comment)
+    session().add(
+        HistoryEntry(
+            instance_id=inst.id,
+            node_id=row.node_id,
+            name=row.name,
+            action="complete",
+            user_id=user.user_id,
+            comment=comment,
+        )
+    )
+    _step(lo)
+    return instance_out(inst)
+
+
+def _done(row: ProcessTask, status: str, user_id: int, comment: str) -> None:
+    row.status = status
+    row.done_by = user_id
+    row.done_at = utcnow()
+    row.comment = comment
+    session().execute(delete(TaskCandidate).where(TaskCandidate.task_id == row.id))
+
+
+def reject(task_id: int, comment: str) -> dict[str, Any]:
+    """Send the instance back to the user task done before this one; that task opens again."""
+    row, inst = _open_task(task_id)
+    db = session()
+    previous = db.execute(
+        select(ProcessTask)
+        .where(ProcessTask.instance_id == inst.id, ProcessTask.status == DONE, ProcessTask.id < row.id)
+        .order_by(ProcessTask.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
+    if previous is None:
+        raise Conflict("process:task.no_previous", id=task_id)
+    lo = _load(inst)
+    target = engine.task_by_id(lo.workflow, previous.engine_id)
+    if target is None:
+        raise Conflict("process:task.no_previous", id=task_id)
+    lo.workflow.reset_from_task_id(target.id)
+    user = _user()
+    _done(row, REJECTED, user.user_id, comment)
+    previous_engine = previous.engine_id
+    db.execute(
+        update(ProcessTask)
+        .where(ProcessTask.instance_id == inst.id, ProcessTask.engine_id == previous_engine)
+        .values(engine_id=f"~{previous.id}")
+        .execution_options(synchronize_session=False)
+    )
+    db.add(
+        HistoryEntry(
+            instance_id=inst.id,
+            node_id=row.node_id,
+            name=row.name,
+            action="reject",
+            user_id=user.user_id,
+            comment=comment,
+        )
+    )
+    _step(lo)
+    return instance_out(inst)
+
+
+def _instance_for_change(instance_id: int) -> ProcessInstance:
+    inst = (
+        session()
+        .execute(select(ProcessInstance).where(ProcessInstance.id == instance_id).with_for_update())
+        .scalar_one_or_none()
+    )
+    if inst is None:
+        raise NotFound("process:instance.not_found", id=instance_id)
+    if inst.status != RUNNING:
+        raise Conflict("process:instance.not_running", id=instance_id)
+    return inst
+
+
+def _end(inst: ProcessInstance, status: str, action: str, comment: str) -> dict[str, Any]:
+    lo = _load(inst)
+    lo.workflow.cancel()
+    inst.status = status
+    inst.ended_at = utcnow()
+    inst.state = engine.dump(lo.workflow)
+    _close_open(inst.id)
+    session().add(HistoryEntry(instance_id=inst.id, action=action, user_id=_user().user_id, comment=comment))
+    session().flush()
+    return instance_out(inst)
+
+
+def withdraw(instance_id: int, comment: str) -> dict[str, Any]:
+    """The starter takes a running instance back."""
+    inst = _instance_for_change(instance_id)
+    if inst.started_by != _user().user_id:
+        raise Forbidden("process:instance.not_starter", id=instance_id)
+    return _end(inst, WITHDRAWN, "withdraw", comment)
+
+
+def cancel(instance_id: int, comment: str) -> dict[str, Any]:
+    """An administrator stops a running instance."""
+    inst = _instance_for_change(instance_id)
+    if not _user().is_admin:
+        raise Forbidden("process:instance.cancel_denied", id=instance_id)
+    return _end(inst, CANCELLED, "cancel", comment)
+
+
+# -- lists and counts ------------------------------------------------------------------------------------
+
+
+def instance_out(inst: ProcessInstance) -> dict[str, Any]:
+    return {
+        "processId": str(inst.id),
+        "modelKey": inst.model_key,
+        "modelName": inst.model_name,
+        "status": inst.status,
+        "startedBy": inst.started_by,
+        "error": inst.error,
+        "createdAt": _iso(inst.created_at),
+        "endedAt": _iso(inst.ended_at),
+    }
+
+
+def task_out(row: ProcessTask, inst: ProcessInstance | None = None) -> dict[str, Any]:
+    out = {
+        "taskId": str(row.id),
+        "processId": str(row.instance_id),
+        "nodeId": row.node_id,
+        "name": row.name,
+        "formKey": row.form_key,
+        "status": row.status,
+        "claimedBy": row.claimed_by,
+        "createdAt": _iso(row.created_at),
+    }
+    if inst is not None:
+        out.update(modelKey=inst.model_key, modelName=inst.model_name, startedBy=inst.started_by)
+    return out
+
+
+def _mine(status: str) -> Any:
+    user = _user()
+    keys = [(USER, user.user_id)] + [(ROLE, r) for r in sorted(user.roles)]
+    if user.is_admin:
+        keys.append((SUPERVISOR, 0))
+    cand = (
+        select(TaskCandidate.task_id)
+        .where(tuple_(TaskCandidate.kind, TaskCandidate.ref).in_(keys))
+        .scalar_subquery()
+    )
+    return and_(
+        ProcessTask.status == status,
+        or_(
+            ProcessTask.claimed_by == user.user_id,
+            and_(ProcessTask.claimed_by.is_(None), ProcessTask.id.in_(cand)),
+        ),
+    )
+
+
+def my_tasks(status: str, page: int, size: int) -> dict[str, Any]:
+    """My pending (open tasks I may do) or my upcoming (the next tasks that will reach me), newest first."""
+    db = session()
+    cond = _mine(status)
+    total = db.execute(select(func.count()).select_from(ProcessTask).where(cond)).scalar_one()
+    rows = db.execute(
+        select(ProcessTask, ProcessInstance)
+        .join(ProcessInstance, ProcessInstance.id == ProcessTask.instance_id)
+        .where(cond)
+        .order_by(ProcessTask.id.desc())
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    return {"list": [task_out(t, i) for t, i in rows], "total": total}
+
+
+def my_processes(status: str, page: int, size: int) -> dict[str, Any]:
+    """The instances I started."""
+    q: Select[Any] = select(ProcessInstance).where(ProcessInstance.started_by == _user().user_id)
+    if status:
+        q = q.where(ProcessInstance.status == status)
+    db = session()
+    total = db.execute(select(func.count()).select_from(q.subquery())).scalar_one()
+    rows = db.execute(q.order_by(ProcessInstance.id.desc()).offset((page - 1) * size).limit(size)).scalars()
+    return {"list": [instance_out(i) for i in rows], "total": total}
+
+
+def instance_detail(instance_id: int) -> dict[str, Any]:
+    """An instance with its history, its tasks, its variables and the diagram to draw them on.
+    Seen by its starter, anyone who had a task in it, and administrators."""
+    db = session()
+    inst = db.execute(select(ProcessInstance).where(ProcessInstance.id == instance_id)).scalar_one_or_none()
+    if inst is None:
+        raise NotFound("process:instance.not_found", id=instance_id)
+    user = _user()
+    tasks = list(
+        db.execute(
+            select(ProcessTask)
+            .where(ProcessTask.instance_id == inst.id, ProcessTask.status != UPCOMING)
+            .order_by(ProcessTask.id)
+        ).scalars()
+    )
+    involved = (
+        user.is_admin
+        or inst.started_by == user.user_id
+        or any(t.done_by == user.user_id or (t.status == OPEN and _may_do(t, user)) for t in tasks)
+    )
+    if not involved:
+        raise Forbidden("process:instance.not_involved", id=instance_id)
+    history = db.execute(
+        select(HistoryEntry).where(HistoryEntry.instance_id == inst.id).order_by(HistoryEntry.id)
+    ).scalars()
+    xml = db.execute(select(ProcessVersion.xml).where(ProcessVersion.id == inst.version_id)).scalar_one()
+    lo = _load(inst)
+    return {
+        **instance_out(inst),
+        "xml": xml,
+        "variables": engine.variables(lo.workflow),
+        "tasks": [
+            {**task_out(t), "doneBy": t.done_by, "doneAt": _iso(t.done_at), "comment": t.comment}
+            for t in tasks
+        ],
+        "history": [
+            {
+                "nodeId": h.node_id,
+                "name": h.name,
+                "action": h.action,
+                "userId": h.user_id,
+                "comment": h.comment,
+                "at": _iso(h.created_at),
+            }
+            for h in history
+        ],
+        "doneNodes": sorted({t.node_id for t in tasks if t.status in (DONE, REJECTED)}),
+        "activeNodes": sorted({t.node_id for t in tasks if t.status == OPEN}),
+    }
+
+
+def counts() -> dict[str, Any]:
+    """Running, failed and normally ended instances, and submissions (instances started) per day of the
+    last seven days (the home cards)."""
+    db = session()
+    by_status = dict(
+        db.execute(select(ProcessInstance.status, func.count()).group_by(ProcessInstance.status)).all()
+    )
+    today = utcnow().date()
+    since = datetime.combine(today - timedelta(days=6), datetime.min.time())
+    day = func.date(ProcessInstance.created_at)
+    per_day = {
+        str(d): n
+        for d, n in db.execute(
+            select(day, func.count()).where(ProcessInstance.created_at >= since).group_by(day)
+        ).all()
+    }
+    week = [
+        {
+            "date": (today - timedelta(days=i)).isoformat(),
+            "count": per_day.get((today - timedelta(days=i)).isoformat(), 0),
+        }
+        for i in range(6, -1, -1)
+    ]
+    return {
+        "running": by_status.get(RUNNING, 0),
+        "failed": by_status.get(FAILED, 0),
+        "normal": by_status.get(COMPLETED, 0),
+        "cancelled": by_status.get(CANCELLED, 0) + by_status.get(WITHDRAWN, 0),
+        "weekly": week,
+        "weekTotal": sum(w["count"] for w in week),
+    }

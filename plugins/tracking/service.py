@@ -1,0 +1,583 @@
+"""Tracking without HTTP: turning records into rows, the write buffer, the rollup job and dashboard questions.
+
+Dashboard questions read only the daily rollups (``tracking_daily_*``); the rollup job rebuilds a day's
+rollups from the raw events in one transaction, so a reader never sees half a day.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Date, and_, case, delete, func, insert, literal, select, text
+
+from atrium.plugins.tracking.buffer import Buffer
+from atrium.plugins.tracking.models import (
+    APP_LOAD,
+    BUTTON_CLICK,
+    PAGE_VISIT,
+    DailyApp,
+    DailyMenu,
+    DailyTenant,
+    DailyUser,
+    TrackingEvent,
+)
+from atrium.plugins.tracking.settings import tracking_settings
+from atrium.sdk.context import current_context, tenant_scope, unscoped
+from atrium.sdk.db import session, utcnow
+from atrium.sdk.services import Services, services
+
+EVENTS = TrackingEvent.__table__
+STR_COLUMNS = {c.name: c.type.length for c in EVENTS.columns if getattr(c.type, "length", None)}
+
+# ---------------------------------------------------------------------------------------------------------
+# the write buffer, one per running platform
+
+
+_buffers: dict[int, tuple[Services, Buffer]] = {}
+_buffers_lock = threading.Lock()
+
+
+def _writer(svc: Services) -> Any:
+    def write(rows: list[dict[str, Any]]) -> None:
+        with unscoped(), svc.db() as db:
+            db.execute(EVENTS.insert(), rows)
+
+    return write
+
+
+def buffer(svc: Services | None = None) -> Buffer:
+    """The buffer of the running platform (created on first use)."""
+    svc = svc or services()
+    with _buffers_lock:
+        found = _buffers.get(id(svc))
+        if found is None or found[0] is not svc:
+            cfg = tracking_settings()
+            found = (svc, Buffer(_writer(svc), cfg.flush_seconds, cfg.flush_rows))
+            _buffers[id(svc)] = found
+        return found[1]
+
+
+def flush(svc: Services | None = None) -> int:
+    """Write the running platform's queued events now (shutdown, tests, the rollup job)."""
+    return buffer(svc).flush()
+
+
+def close(svc: Services) -> None:
+    with _buffers_lock:
+        found = _buffers.pop(id(svc), None)
+    if found is not None:
+        found[1].close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# records to rows
+
+
+def parse_time(value: Any) -> datetime | None:
+    """A browser timestamp: epoch milliseconds (or seconds) or ISO 8601; anything else is left out."""
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            seconds = value / 1000 if value > 1e11 else value
+            return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+        if isinstance(value, str) and value:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+    except (ValueError, OverflowError, OSError):
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A validated record (the API's model makes these); strings already cut to their column sizes."""
+
+    event_type: int
+    fields: dict[str, Any]
+
+
+def to_rows(records: Iterable[Record], at: datetime | None = None) -> list[dict[str, Any]]:
+    """Rows for the raw table, stamped with the session's tenant and user and the client's IP."""
+    ctx = current_context()
+    su = ctx.require_user()
+    stamp = at or utcnow()
+    base = {
+        "tenant_id": su.tenant_id,
+        "user_id": su.user_id,
+        "user_name": su.full_name[:64],
+        "client_ip": ctx.client_ip[:64],
+        "at": stamp,
+    }
+    return [{**r.fields, **base, "event_type": r.event_type} for r in records]
+
+
+def ingest(records: list[Record]) -> int:
+    """Queue a batch for the bulk writer; answers how many records were accepted."""
+    rows = to_rows(records)
+    buffer().add(rows)
+    return len(rows)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the rollup job
+
+
+def _day_bounds(day: date) -> tuple[datetime, datetime]:
+    start = datetime(day.year, day.month, day.day)
+    return start, start + timedelta(days=1)
+
+
+def rollup_day(day: date) -> None:
+    """Rebuild one day's rollups of every tenant from the raw events (inside the caller's transaction)."""
+    db = session()
+    start, end = _day_bounds(day)
+    in_day = and_(TrackingEvent.at >= start, TrackingEvent.at < end)
+    d = literal(day, Date)
+    for model in (DailyUser, DailyTenant, DailyMenu, DailyApp):
+        db.execute(delete(model.__table__).where(model.__table__.c.day == day))
+
+    def count(kind: int) -> Any:
+        return func.sum(case((TrackingEvent.event_type == kind, 1), else_=0))
+
+    db.execute(
+        insert(DailyUser.__table__).from_select(
+            ["day", "tenant_id", "user_id", "loads", "visits", "clicks"],
+            select(
+                d,
+                TrackingEvent.tenant_id,
+                TrackingEvent.user_id,
+                count(APP_LOAD),
+                count(PAGE_VISIT),
+                count(BUTTON_CLICK),
+            )
+            .where(in_day)
+            .group_by(TrackingEvent.tenant_id, TrackingEvent.user_id),
+        )
+    )
+    u = DailyUser.__table__.c
+    db.execute(
+        insert(DailyTenant.__table__).from_select(
+            ["day", "tenant_id", "loads", "visits", "clicks", "users"],
+            select(d, u.tenant_id, func.sum(u.loads), func.sum(u.visits), func.sum(u.clicks), func.count())
+            .where(u.day == day)
+            .group_by(u.tenant_id),
+        )
+    )
+    key = case((TrackingEvent.route_code != "", TrackingEvent.route_code), else_=TrackingEvent.route_path)
+    db.execute(
+        insert(DailyMenu.__table__).from_select(
+            ["day", "tenant_id", "menu_key", "menu_name", "visits", "clicks", "stay_ms"],
+            select(
+                d,
+                TrackingEvent.tenant_id,
+                key,
+                func.max(TrackingEvent.route_name),
+                count(PAGE_VISIT),
+                count(BUTTON_CLICK),
+                func.sum(TrackingEvent.page_stay_time),
+            )
+            .where(in_day, TrackingEvent.event_type.in_((PAGE_VISIT, BUTTON_CLICK)), key != "")
+            .group_by(TrackingEvent.tenant_id, key),
+        )
+    )
+    db.execute(
+        insert(DailyApp.__table__).from_select(
+            ["day", "tenant_id", "app_code", "app_name", "loads", "load_ms"],
+            select(
+                d,
+                TrackingEvent.tenant_id,
+                TrackingEvent.app_code,
+                func.max(TrackingEvent.app_name),
+                func.count(),
+                func.sum(TrackingEvent.load_time),
+            )
+            .where(in_day, TrackingEvent.event_type == APP_LOAD)
+            .group_by(TrackingEvent.tenant_id, TrackingEvent.app_code),
+        )
+    )
+
+
+def rollup(days: Iterable[date]) -> None:
+    with unscoped():
+        for day in sorted(set(days)):
+            rollup_day(day)
+    session().flush()
+    bump_generation()
+
+
+def ensure_partitions(today: date | None = None) -> None:
+    """On PostgreSQL: the month partitions of this month and the next exist (older events fall into the
+    default partition)."""
+    db = session()
+    if db.get_bind().dialect.name != "postgresql":
+        return
+    first = (today or utcnow().date()).replace(day=1)
+    for months in (0, 1):
+        start = (first + timedelta(days=32 * months)).replace(day=1)
+        end = (start + timedelta(days=32)).replace(day=1)
+        name = f"tracking_event_{start:%Y%m}"
+        exists = db.execute(text("SELECT to_regclass(:n)"), {"n": name}).scalar()
+        if exists:
+            continue
+        # rows of that month already in the default partition move into the new one
+        db.execute(text("ALTER TABLE tracking_event DETACH PARTITION tracking_event_default"))
+        db.execute(
+            text(f"CREATE TABLE {name} PARTITION OF tracking_event FOR VALUES FROM ('{start}') TO ('{end}')")
+        )
+        db.execute(
+            text(
+                f"INSERT INTO {name} SELECT * FROM tracking_event_default "
+                f"WHERE at >= '{start}' AND at < '{end}'"
+            )
+        )
+        db.execute(text(f"DELETE FROM tracking_event_default WHERE at >= '{start}' AND at < '{end}'"))
+        db.execute(text("ALTER TABLE tracking_event ATTACH PARTITION tracking_event_default DEFAULT"))
+
+
+def drop_expired(now: datetime | None = None) -> None:
+    """Drop raw events older than the retention (whole month partitions on PostgreSQL when they can go)."""
+    db = session()
+    cutoff = (now or utcnow()) - timedelta(days=tracking_settings().retention_days)
+    if db.get_bind().dialect.name == "postgresql":
+        names = (
+            db.execute(
+                text(
+                    "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                    "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'tracking_event' "
+                    "AND c.relname ~ '^tracking_event_[0-9]{6}$'"
+                )
+            )
+            .scalars()
+            .all()
+        )
+        for name in names:
+            start = date(int(name[-6:-2]), int(name[-2:]), 1)
+            end = (start + timedelta(days=32)).replace(day=1)
+            if datetime(end.year, end.month, end.day) <= cutoff:
+                db.execute(text(f"DROP TABLE {name}"))
+    db.execute(delete(EVENTS).where(EVENTS.c.at < cutoff))
+
+
+def run_job() -> None:
+    """The scheduled job: write the buffer, bring today's and yesterday's rollups up to date, drop expired
+    raw events."""
+    flush()
+    with unscoped():
+        ensure_partitions()
+        today = utcnow().date()
+        rollup([today - timedelta(days=1), today])
+        drop_expired()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# dashboard questions (rollups only)
+
+
+MEMO = True
+"""Dashboard answers are kept until the next rollup run (they change only then); off for cold timings."""
+_memo: dict[tuple[Any, ...], tuple[int, Any]] = {}
+GENERATION_KEY = "tracking:rollup-generation"
+
+
+def _generation() -> int:
+    value = services().cache.get(GENERATION_KEY)
+    return int(value or 0)
+
+
+def bump_generation() -> None:
+    """Called after rollups change: every process's kept dashboard answers are stale from now on."""
+    try:
+        services().cache.incr(GENERATION_KEY)
+    except RuntimeError:  # no running platform (plain scripts)
+        pass
+
+
+def _remembered(name: str, days: int, compute: Any) -> Any:
+    if not MEMO:
+        return compute()
+    scope = "platform" if platform_view() else current_context().require_user().tenant_id
+    key = (id(services()), name, scope, days)
+    generation = _generation()
+    found = _memo.get(key)
+    if found is not None and found[0] == generation:
+        return found[1]
+    value = compute()
+    if len(_memo) > 10_000:
+        _memo.clear()
+    _memo[key] = (generation, value)
+    return value
+
+
+def platform_view() -> bool:
+    """Super administrators see the whole platform; everyone else their tenant."""
+    return current_context().require_user().is_super_admin
+
+
+def _window(days: int) -> date:
+    return utcnow().date() - timedelta(days=days - 1)
+
+
+def _scoped() -> Any:
+    return unscoped() if platform_view() else _Noop()
+
+
+class _Noop:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def summary(days: int) -> dict[str, Any]:
+    """Totals and a per-day series over the last `days` days (kept until the next rollup)."""
+    result: dict[str, Any] = _remembered("summary", days, lambda: _summary(days))
+    return result
+
+
+def _summary(days: int) -> dict[str, Any]:
+    """Totals and a per-day series over the last `days` days (series from the per-tenant rollup; the
+    active users of the whole window counted once each from the per-user rollup)."""
+    since = _window(days)
+    with _scoped():
+        db = session()
+        per_day = db.execute(
+            select(
+                DailyTenant.day,
+                func.sum(DailyTenant.loads),
+                func.sum(DailyTenant.visits),
+                func.sum(DailyTenant.clicks),
+                func.sum(DailyTenant.users),
+            )
+            .where(DailyTenant.day >= since)
+            .group_by(DailyTenant.day)
+        ).all()
+        tenants = (
+            db.execute(
+                select(func.count(DailyTenant.tenant_id.distinct())).where(DailyTenant.day >= since)
+            ).scalar()
+            or 0
+        )
+        users = (
+            db.execute(
+                select(func.count(DailyUser.user_id.distinct())).where(DailyUser.day >= since)
+            ).scalar()
+            or 0
+        )
+    by_day = {_as_date(r[0]): r for r in per_day}
+    series = []
+    for i in range(days):
+        day = since + timedelta(days=i)
+        r = by_day.get(day)
+        series.append(
+            {
+                "date": day.isoformat(),
+                "loads": int(r[1]) if r else 0,
+                "visits": int(r[2]) if r else 0,
+                "clicks": int(r[3]) if r else 0,
+                "users": int(r[4]) if r else 0,
+            }
+        )
+    return {
+        "scope": "platform" if platform_view() else "tenant",
+        "days": days,
+        "loadTotal": sum(s["loads"] for s in series),
+        "visitTotal": sum(s["visits"] for s in series),
+        "clickTotal": sum(s["clicks"] for s in series),
+        "activeUsers": int(users),
+        "activeTenants": int(tenants),
+        "series": series,
+    }
+
+
+def _as_date(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+
+
+def top_menus(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The most used menus (visits plus clicks)."""
+    result: list[dict[str, Any]] = _remembered(f"top_menus:{limit}", days, lambda: _top_menus(days, limit))
+    return result
+
+
+def _top_menus(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    since = _window(days)
+    total = func.sum(DailyMenu.visits + DailyMenu.clicks)
+    with _scoped():
+        rows = (
+            session()
+            .execute(
+                select(
+                    DailyMenu.menu_key,
+                    func.max(DailyMenu.menu_name),
+                    func.sum(DailyMenu.visits),
+                    func.sum(DailyMenu.clicks),
+                    total,
+                )
+                .where(DailyMenu.day >= since)
+                .group_by(DailyMenu.menu_key)
+                .order_by(total.desc(), DailyMenu.menu_key)
+                .limit(limit)
+            )
+            .all()
+        )
+    return [
+        {"menuKey": k, "name": n or k, "visits": int(v), "clicks": int(c), "count": int(t)}
+        for k, n, v, c, t in rows
+    ]
+
+
+def top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The most active users."""
+    result: list[dict[str, Any]] = _remembered(f"top_users:{limit}", days, lambda: _top_users(days, limit))
+    return result
+
+
+def _top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    since = _window(days)
+    total = func.sum(DailyUser.loads + DailyUser.visits + DailyUser.clicks)
+    with _scoped():
+        rows = (
+            session()
+            .execute(
+                select(DailyUser.user_id, total)
+                .where(DailyUser.day >= since)
+                .group_by(DailyUser.user_id)
+                .order_by(total.desc(), DailyUser.user_id)
+                .limit(limit)
+            )
+            .all()
+        )
+    people = services().directory.users([int(u) for u, _ in rows])
+    return [
+        {"userId": str(u), "userName": (people[u].full_name if u in people else str(u)), "count": int(c)}
+        for u, c in rows
+    ]
+
+
+def top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The most active tenants (platform view); a tenant's users see only their own."""
+    result: list[dict[str, Any]] = _remembered(
+        f"top_tenants:{limit}", days, lambda: _top_tenants(days, limit)
+    )
+    return result
+
+
+def _top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The most active tenants (platform view); a tenant's own users see only their tenant."""
+    since = _window(days)
+    total = func.sum(DailyTenant.loads + DailyTenant.visits + DailyTenant.clicks)
+    with _scoped():
+        rows = (
+            session()
+            .execute(
+                select(DailyTenant.tenant_id, total, func.max(DailyTenant.users))
+                .where(DailyTenant.day >= since)
+                .group_by(DailyTenant.tenant_id)
+                .order_by(total.desc(), DailyTenant.tenant_id)
+                .limit(limit)
+            )
+            .all()
+        )
+    directory = services().directory
+    out = []
+    for tid, count, users in rows:
+        info = directory.tenant(int(tid))
+        out.append(
+            {
+                "tenantId": str(tid),
+                "tenantName": info.name if info else str(tid),
+                "count": int(count),
+                "peakUsers": int(users),
+            }
+        )
+    return out
+
+
+def top_apps(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The most loaded micro-apps with their average load time."""
+    result: list[dict[str, Any]] = _remembered(f"top_apps:{limit}", days, lambda: _top_apps(days, limit))
+    return result
+
+
+def _top_apps(days: int, limit: int = 10) -> list[dict[str, Any]]:
+    since = _window(days)
+    loads = func.sum(DailyApp.loads)
+    with _scoped():
+        rows = (
+            session()
+            .execute(
+                select(DailyApp.app_code, func.max(DailyApp.app_name), loads, func.sum(DailyApp.load_ms))
+                .where(DailyApp.day >= since)
+                .group_by(DailyApp.app_code)
+                .order_by(loads.desc(), DailyApp.app_code)
+                .limit(limit)
+            )
+            .all()
+        )
+    return [
+        {"appCode": a, "appName": n or a, "loads": int(c), "avgLoadTime": round(int(ms) / max(int(c), 1))}
+        for a, n, c, ms in rows
+    ]
+
+
+def recent(limit: int) -> list[dict[str, Any]]:
+    """The tenant's latest raw events (administrators' check that the browser's records arrive)."""
+    rows = (
+        session()
+        .execute(
+            select(TrackingEvent).order_by(TrackingEvent.at.desc(), TrackingEvent.id.desc()).limit(limit)
+        )
+        .scalars()
+        .all()
+    )
+    return [
+        {
+            "eventType": r.event_type,
+            "trackType": r.track_type,
+            "userId": str(r.user_id),
+            "userName": r.user_name,
+            "at": r.at.isoformat(timespec="seconds"),
+            "microAppCode": r.app_code,
+            "microAppName": r.app_name,
+            "loadTime": r.load_time,
+            "routePath": r.route_path,
+            "routeName": r.route_name,
+            "routeCode": r.route_code,
+            "pageStayTime": r.page_stay_time,
+            "pageRenderTime": r.page_render_time,
+            "buttonName": r.button_name,
+            "buttonCode": r.button_code,
+            "ip": r.client_ip,
+            "browserName": r.browser_name,
+            "osName": r.os_name,
+            "screenWidth": r.screen_width,
+            "screenHeight": r.screen_height,
+            "systemCode": r.system_code,
+        }
+        for r in rows
+    ]
+
+
+def usage_totals(tenant_id: int | None, days: int) -> dict[str, Any]:
+    """Clicks and the ten most used menus over the last `days` days, for one tenant or (None) the platform;
+    the kernel's behaviour totals ask this through `atrium_usage_totals`."""
+    since = _window(days)
+    scope = unscoped() if tenant_id is None else tenant_scope(tenant_id)
+    total = func.sum(DailyMenu.visits + DailyMenu.clicks)
+    with scope:
+        db = session()
+        clicks = (
+            db.execute(select(func.sum(DailyTenant.clicks)).where(DailyTenant.day >= since)).scalar() or 0
+        )
+        menus = db.execute(
+            select(DailyMenu.menu_key, func.max(DailyMenu.menu_name), total)
+            .where(DailyMenu.day >= since)
+            .group_by(DailyMenu.menu_key)
+            .order_by(total.desc(), DailyMenu.menu_key)
+            .limit(10)
+        ).all()
+    return {"clickTotal": int(clicks), "topMenus": [{"name": n or k, "count": int(c)} for k, n, c in menus]}

@@ -1,0 +1,121 @@
+"""Usage tracking and the home dashboard in Chromium: a page visit, a button click and the remotes' loads
+recorded from the real host; every usage card drawn with the demo data; the cards gone for a tenant
+without the tracking plugin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from conftest import shot, sign_in
+from playwright.sync_api import expect
+
+from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+
+pytestmark = pytest.mark.e2e
+WAIT = 20_000
+GLOBEX = 1002
+
+
+def api(base: str, account: str) -> httpx.Client:
+    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
+    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
+    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
+    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
+    assert body["code"] == 800, body
+    http.headers["authorization"] = body["data"]["authorization"]
+    return http
+
+
+def recent_until(page: Any, http: httpx.Client, wanted: Any) -> list[dict[str, Any]]:
+    """The tenant's latest raw records, polled until `wanted(records)` holds (the writes are buffered).
+
+    Waiting goes through the page: the context routes every request through Playwright, which serves
+    the browser's own requests (the tracker's) only while the test is inside a Playwright call."""
+    records: list[dict[str, Any]] = []
+    for _ in range(40):
+        records = http.get("/api/log/tracking/recent?limit=200").json()["data"]
+        if wanted(records):
+            return records
+        page.wait_for_timeout(500)
+    return records
+
+
+def test_home_cards_are_drawn_with_data(admin_page: Any) -> None:
+    page = admin_page
+    cards = page.get_by_test_id("tracking-cards")
+    expect(cards).to_be_visible(timeout=WAIT)
+    for key in ("clickTotal", "visitTotal", "activeUsers", "loadTotal"):
+        value = page.get_by_test_id(f"tracking-{key}").locator(".ant-statistic-content-value")
+        expect(value).not_to_have_text("0", timeout=WAIT)
+    for chart in (
+        "tracking-visit-analysis",
+        "tracking-trend",
+        "tracking-top-tenants",
+        "tracking-top-menus",
+        "tracking-top-users",
+    ):
+        expect(page.get_by_test_id(chart).locator("canvas").first).to_be_visible(timeout=WAIT)
+    tenants = page.get_by_test_id("tracking-top-tenants").locator("li")
+    expect(tenants.first).to_contain_text("Acme")
+    expect(tenants.nth(1)).to_contain_text("Globex")
+    expect(page.get_by_test_id("tracking-top-users").locator("li").first).not_to_be_empty()
+    assert page.get_by_test_id("tracking-top-menus").locator("li").count() == 10
+    expect(page.get_by_test_id("tracking-clickTotal")).to_contain_text("Whole platform")
+    # the host's own figures from the kernel: tenants, users, questions
+    home = page.get_by_test_id("home-page")
+    for title in ("Tenants", "Users", "Questions"):
+        expect(home.get_by_text(title, exact=True)).to_be_visible()
+    shot(page, "tracking-home")
+
+
+def test_page_visit_click_and_remote_load_are_recorded(admin_page: Any, live_server: Any) -> None:
+    page = admin_page
+    page.goto(live_server.url + "/content-management")
+    expect(page.get_by_test_id("content-management")).to_be_visible(timeout=WAIT)
+    page.get_by_role("button", name="New article").click()
+    page.get_by_test_id("article-title-input").fill("Tracked article")
+    page.get_by_test_id("article-save").click()
+    expect(page.get_by_text("Tracked article")).to_be_visible(timeout=WAIT)
+    row = page.locator("tr", has_text="Tracked article")
+    row.get_by_role("button", name="Publish").click()
+    expect(row.get_by_role("button", name="Unpublish")).to_be_visible(timeout=WAIT)
+    page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+
+    http = api(live_server.url, "admin")
+
+    def arrived(records: list[dict[str, Any]]) -> bool:
+        kinds = {(r["eventType"], r["routePath"], r["buttonName"]) for r in records}
+        return (
+            (2, "/content-management", "") in kinds
+            and (3, "/content-management", "publish-article") in kinds
+            and any(r["eventType"] == 1 for r in records)
+        )
+
+    records = recent_until(page, http, arrived)
+    assert arrived(records), [
+        (r["eventType"], r["routePath"], r["buttonName"], r["at"]) for r in records[:12]
+    ]
+    visit = next(r for r in records if r["eventType"] == 2 and r["routePath"] == "/content-management")
+    assert visit["pageStayTime"] > 0 and visit["userName"] and visit["browserName"] == "Chrome"
+    assert visit["screenWidth"] > 0 and visit["ip"]
+    loads = {r["microAppCode"] for r in records if r["eventType"] == 1}
+    assert "portal" in loads
+
+
+def test_cards_vanish_when_tracking_is_disabled_for_the_tenant(page: Any, live_server: Any) -> None:
+    admin = api(live_server.url, "admin")
+    sign_in(page, live_server.url, "bob", DEMO_PASSWORDS["bob"])
+    expect(page.get_by_test_id("tracking-cards")).to_be_visible(timeout=WAIT)
+    state = {"plugin": "tracking", "enabled": False, "tenantId": GLOBEX}
+    assert admin.post("/api/base/admin/plugins/state", json={"params": state}).json()["code"] == 800
+    try:
+        page.reload()
+        page.get_by_test_id("home-page").wait_for()
+        expect(page.get_by_test_id("login-chart")).to_be_visible(timeout=WAIT)
+        page.wait_for_timeout(1500)
+        expect(page.get_by_test_id("tracking-cards")).to_have_count(0)
+    finally:
+        state["enabled"] = True
+        admin.post("/api/base/admin/plugins/state", json={"params": state})
