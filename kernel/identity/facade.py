@@ -62,5 +62,10 @@ class KernelIdentity:
                 .scalars()
             )
 
+    def create_tenant(self, tenant: dict[str, Any]) -> dict[str, Any]:
+        from atrium.kernel.api.admin import TenantIn, create_tenant_with_systems
+
+        return create_tenant_with_systems(TenantIn.model_validate(tenant))
+
     def send_code(self, channel: str, target: str, code: str) -> None:
         self.kernel.codes.send(channel, target, code)

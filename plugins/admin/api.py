@@ -17,6 +17,7 @@ from atrium.plugins.admin.countries import DIAL_CODES, countries
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest, Forbidden
 from atrium.sdk.routing import Router
+from atrium.sdk.services import services
 
 router = Router("/api/admin")
 
@@ -180,18 +181,14 @@ class NewTenantIn(ProfileIn):
 def create_tenant(body: NewTenantIn) -> dict[str, Any]:
     """Create a tenant with its profile and the systems offered to it (with their branding), all in the
     request's one transaction: when any part fails (an unknown system, a taken id) nothing is written."""
-    from atrium.kernel.api.admin import TenantIn, create_tenant_with_systems
-
-    created = create_tenant_with_systems(
-        TenantIn.model_validate(
-            {
-                "tenantId": body.tenantId,
-                "tenantName": body.tenantName,
-                "domain": body.domain,
-                "parentTenantId": body.parentTenantId,
-                "systems": [s.model_dump() for s in body.systems],
-            }
-        )
+    created = services().identity.create_tenant(
+        {
+            "tenantId": body.tenantId,
+            "tenantName": body.tenantName,
+            "domain": body.domain,
+            "parentTenantId": body.parentTenantId,
+            "systems": [s.model_dump() for s in body.systems],
+        }
     )
     profile = service.save_profile(body.tenantId, body.model_dump(include=set(service.PROFILE_FIELDS)))
     return {**created, "profile": profile}

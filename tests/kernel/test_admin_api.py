@@ -147,7 +147,7 @@ def test_admin_lists_and_creates_in_any_tenant(admin_client, client):
     tid = new_tenant_id()
     assert admin_client.ok(
         "POST", f"{A}/tenants", json={"tenantId": tid, "tenantName": "新公司有限公司"}
-    ) == {"tenantId": tid}
+    ) == {"tenantId": tid, "systems": ["iotAutho"]}  # the default system is offered
     tenants = {t["tenantId"]: t for t in admin_client.ok("GET", f"{A}/tenants")}
     assert tenants[tid]["tenantName"] == "新公司有限公司" and tenants[tid]["enabled"] is True
     assert {ACME, GLOBEX, -999} <= set(tenants)
