@@ -52,7 +52,11 @@ def build_web(session: nox.Session, force: bool = False) -> None:
 def ensure_chromium(session: nox.Session) -> None:
     """Debian's Chromium and a Chinese font for the browser tests, OpenLDAP's server (slapd) for the domain
     sign-in ones."""
-    needed = (("chromium", CHROMIUM), ("slapd", SLAPD), ("fonts-wqy-microhei", CJK_FONT))
+    ensure_debian(session, (("chromium", CHROMIUM), ("slapd", SLAPD), ("fonts-wqy-microhei", CJK_FONT)))
+
+
+def ensure_debian(session: nox.Session, needed: tuple[tuple[str, str], ...]) -> None:
+    """Installs the Debian packages whose file is missing."""
     missing = [pkg for pkg, path in needed if not Path(path).exists()]
     if not missing:
         return
@@ -131,6 +135,7 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Every benchmark, each figure beside its baseline from the same run."""
     build_web(session)
+    ensure_debian(session, (("wrk", "/usr/bin/wrk"), ("slapd", SLAPD)))
     out = ROOT / "var" / "bench-results.jsonl"
     out.unlink(missing_ok=True)
     env = {"ATRIUM_BENCH_PG": os.environ.get("ATRIUM_BENCH_PG", PG_URL),
