@@ -27,15 +27,24 @@ function remoteName(pluginName) {
  * barrel has no side effects, so webpack points each import straight at its component's shared module.
  */
 const ANTD_EXPORT = /^export \{ default as (\w+) \} from '\.\/([\w-]+)';$/;
+let antdParts;
 
+/** A package file as the building project resolves it (hoisted or its own node_modules). */
+function resolveFrom(request) {
+  return require.resolve(request, { paths: [process.cwd(), __dirname] });
+}
+
+/** antd's components as its index lists them; read once per build, though every config asks. */
 function antdComponents() {
-  const index = require.resolve('antd/es/index.js', { paths: [process.cwd(), __dirname] });
+  if (antdParts) return antdParts;
+  const index = resolveFrom('antd/es/index.js');
   const parts = [];
   for (const line of require('node:fs').readFileSync(index, 'utf8').split('\n')) {
     const found = ANTD_EXPORT.exec(line.trim());
     if (found) parts.push({ name: found[1], dir: found[2] });
   }
   if (parts.length < 40) throw new Error(`antd/es/index.js lists ${parts.length} components: its layout changed`);
+  antdParts = parts;
   return parts;
 }
 
@@ -46,17 +55,20 @@ function antdBarrel(dir) {
   const lines = antdComponents().map(({ name, dir: d }) => `export { default as ${name} } from 'antd/es/${d}';`);
   lines.push('export const unstableSetRender = () => undefined;');
   const text = `${lines.join('\n')}\n`;
-  const file = path.join(out, 'index.js');
+  // Rewritten only when it changes, so that webpack's file-system cache stays valid between builds.
+  const writeIfChanged = (file, content) => {
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) fs.writeFileSync(file, content);
+    return file;
+  };
   fs.mkdirSync(out, { recursive: true });
-  if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
-  fs.writeFileSync(path.join(out, 'package.json'), '{"name":"atrium-antd","private":true,"sideEffects":false}\n');
-  return file;
+  writeIfChanged(path.join(out, 'package.json'), '{"name":"atrium-antd","private":true,"sideEffects":false}\n');
+  return writeIfChanged(path.join(out, 'index.js'), text);
 }
 
 /** react-router's package exports name only its development build for bundlers; production builds take the
  * production one, without the development checks and warnings. */
 function reactRouterProduction() {
-  const manifest = require.resolve('react-router/package.json', { paths: [process.cwd(), __dirname] });
+  const manifest = resolveFrom('react-router/package.json');
   return path.join(path.dirname(manifest), 'dist', 'production', 'index.mjs');
 }
 
@@ -65,7 +77,7 @@ function reactRouterProduction() {
 const PROVIDED_BY_PATH = new Set(['dayjs']);
 
 function packageVersion(pkg) {
-  return require(require.resolve(`${pkg}/package.json`, { paths: [process.cwd(), __dirname] })).version;
+  return require(resolveFrom(`${pkg}/package.json`)).version;
 }
 
 /** Module Federation `shared` for the host (it provides every singleton) or a remote (import: false). */
@@ -75,7 +87,7 @@ function sharedConfig(kind) {
     const entry = { singleton: true, requiredVersion: range, strictVersion: false, ...extra };
     if (kind === 'remote') entry.import = false;
     else if (PROVIDED_BY_PATH.has(key) || key.startsWith('antd/')) {
-      entry.import = require.resolve(key, { paths: [process.cwd(), __dirname] });
+      entry.import = resolveFrom(key);
       entry.version = packageVersion(key.split('/')[0]);
     }
     shared[key] = entry;
