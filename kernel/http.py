@@ -100,6 +100,10 @@ async def read_payload(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        pass  # orjson refuses integers beyond 64 bits and deep nesting; the standard parser says which
+    try:
         return json.loads(body)
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser goes
         raise BadRequest("error.bad_json") from exc

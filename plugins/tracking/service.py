@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Date, and_, case, delete, func, insert, literal, select, text
 
 from atrium.plugins.tracking.buffer import Buffer
+from atrium.plugins.tracking.bulk import write_rows
 from atrium.plugins.tracking.models import (
     APP_LOAD,
     BUTTON_CLICK,
@@ -41,10 +41,13 @@ _buffers: dict[int, tuple[Services, Buffer]] = {}
 _buffers_lock = threading.Lock()
 
 
+INSERT_COLUMNS = tuple(c.name for c in EVENTS.columns if c.name != "id")
+
+
 def _writer(svc: Services) -> Any:
     def write(rows: list[dict[str, Any]]) -> None:
         with unscoped(), svc.db() as db:
-            db.execute(EVENTS.insert(), rows)
+            write_rows(db.connection(), EVENTS, INSERT_COLUMNS, rows)
 
     return write
 
@@ -77,12 +80,14 @@ def close(svc: Services) -> None:
 # records to rows
 
 
+EPOCH = datetime(1970, 1, 1)
+
+
 def parse_time(value: Any) -> datetime | None:
     """A browser timestamp: epoch milliseconds (or seconds) or ISO 8601; anything else is left out."""
     try:
         if isinstance(value, int | float) and not isinstance(value, bool):
-            seconds = value / 1000 if value > 1e11 else value
-            return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+            return EPOCH + timedelta(milliseconds=value if value > 1e11 else value * 1000)
         if isinstance(value, str) and value:
             moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
             return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
@@ -91,32 +96,21 @@ def parse_time(value: Any) -> datetime | None:
     return None
 
 
-@dataclass(frozen=True)
-class Record:
-    """A validated record (the API's model makes these); strings already cut to their column sizes."""
-
-    event_type: int
-    fields: dict[str, Any]
-
-
-def to_rows(records: Iterable[Record], at: datetime | None = None) -> list[dict[str, Any]]:
-    """Rows for the raw table, stamped with the session's tenant and user and the client's IP."""
+def ingest(rows: list[dict[str, Any]]) -> int:
+    """Queue a batch of validated rows (strings already cut to their column sizes) for the bulk writer,
+    stamped with the session's tenant and user, the client's IP and the time received; answers how many
+    were accepted."""
     ctx = current_context()
     su = ctx.require_user()
-    stamp = at or utcnow()
-    base = {
+    stamp = {
         "tenant_id": su.tenant_id,
         "user_id": su.user_id,
         "user_name": su.full_name[:64],
         "client_ip": ctx.client_ip[:64],
-        "at": stamp,
+        "at": utcnow(),
     }
-    return [{**r.fields, **base, "event_type": r.event_type} for r in records]
-
-
-def ingest(records: list[Record]) -> int:
-    """Queue a batch for the bulk writer; answers how many records were accepted."""
-    rows = to_rows(records)
+    for row in rows:
+        row.update(stamp)
     buffer().add(rows)
     return len(rows)
 

@@ -263,6 +263,28 @@ def test_over_long_strings_are_cut_and_numbers_clamped(fresh: Any, kernel: Any) 
     assert row.page_stay_time == 0 and row.page_render_time == 2_147_483_647
 
 
+def test_fractions_nulls_and_numbers_for_text_are_forgiven(fresh: Any, kernel: Any) -> None:
+    c, tid, _uid = fresh
+    browser_record = page(
+        pageStayTime=4200.7,
+        pageRenderTime="",
+        screenWidth=None,
+        menuId=1234,
+        browserVersion=None,
+        routeName="  Letters  ",
+    )
+    assert c.ok("POST", PAGE, json={"params": [click(), browser_record]}) == {"accepted": 2}
+    row = raw_rows(kernel, tid)[1]
+    assert (row.page_stay_time, row.page_render_time, row.screen_width) == (4200, 0, 0)
+    assert (row.menu_id, row.browser_version, row.route_name) == ("1234", "", "Letters")
+    refused = c.post(PAGE, json={"params": [click(), click(buttonCode=True), click(routeName={"a": 1})]})
+    assert refused["msg"] == "Tracking record 1: field buttonCode is not valid"
+    assert c.post(PAGE, json={"params": [page(loadTime="4000.5")]})["msg"] == (
+        "Tracking record 0: field loadTime is not valid"
+    )
+    assert len(raw_rows(kernel, tid)) == 2
+
+
 def test_large_batches_and_garbage(fresh: Any, kernel: Any) -> None:
     c, tid, _uid = fresh
     big = c.post(PAGE, json={"params": [click()] * 10_000})
