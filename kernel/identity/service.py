@@ -14,7 +14,7 @@ import structlog
 from captcha.image import ImageCaptcha
 from sqlalchemy import select
 
-from atrium.kernel.identity.passwords import verify_password
+from atrium.kernel.identity.passwords import hash_password, needs_rehash, verify_password
 from atrium.kernel.identity.sessions import TokenPair, issue_tokens
 from atrium.kernel.models import DEFAULT_SYSTEM, LoginLog, Membership, Tenant, TenantSystem, User
 from atrium.sdk.context import current_context, tenant_scope, unscoped
@@ -168,6 +168,8 @@ def password_login(
         db.commit()
         raise LoginFailed()
     kernel.cache.delete(fail_key)
+    if needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
     return complete_login(kernel, user)
 
 

@@ -3,6 +3,7 @@ each in its own uvicorn process with the same settings."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -159,14 +160,24 @@ def wrk(
     connections: int = 64,
     seconds: int = 10,
     threads: int = 1,
+    json_body: str | None = None,
 ) -> Load:
-    """Load a URL with wrk (Debian's package) and read requests per second and latency percentiles."""
+    """Load a URL with wrk (Debian's package) and read requests per second and latency percentiles;
+    with ``json_body``, every request is a POST of it."""
     if shutil.which("wrk") is None:
         raise SystemExit("the benchmarks need wrk: apt-get install -y wrk")
     cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for k, v in (headers or {}).items():
         cmd += ["-H", f"{k}: {v}"]
-    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+    with tempfile.TemporaryDirectory(prefix="atrium-wrk-") as folder:
+        if json_body is not None:
+            script = Path(folder) / "post.lua"
+            script.write_text(
+                f'wrk.method = "POST"\nwrk.body = {json.dumps(json_body)}\n'
+                'wrk.headers["Content-Type"] = "application/json"\n'
+            )
+            cmd += ["-s", str(script)]
+        out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50, p99 = (_ms(latency_percentile(out, p)) for p in ("50%", "99%"))
     if "Non-2xx" in out or "Socket errors" in out:

@@ -347,3 +347,17 @@ def test_five_wrong_codes_spend_the_code_and_a_new_one_works(client, user_factor
     second = outbox(client, phone)[0]
     ok = client.post(LOGIN, json={"loginType": "phone", "phone": phone, "code": second["code"]})
     assert ok["code"] == 800 and ok["data"]["userId"] == uid
+
+
+def test_a_hash_made_with_heavier_parameters_is_replaced_at_sign_in(client, user_factory, set_user, get_user):
+    from argon2 import PasswordHasher
+
+    account, password, uid = user_factory()
+    heavy = PasswordHasher(time_cost=3, memory_cost=64 * 1024, parallelism=4).hash(password)
+    set_user(uid, password_hash=heavy)
+    assert login_body(client, account, "Wrong12345") == FAILED
+    assert get_user(uid).password_hash == heavy
+    assert login_body(client, account, password)["code"] == 800
+    renewed = get_user(uid).password_hash
+    assert renewed.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert login_body(client, account, password)["code"] == 800
