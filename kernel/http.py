@@ -5,16 +5,17 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import redis
 import structlog
 from pydantic import BaseModel, ValidationError
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from atrium.sdk.context import RequestContext, current_context
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotLoggedIn, PluginDisabled
@@ -76,8 +77,19 @@ def error_response(kernel: Kernel, exc: Exception, ctx: RequestContext) -> Respo
         # a value the database cannot hold (an id beyond 64 bits, text over a column's size): bad input
         log.info("value out of range for the database", path=ctx.controller_url, error=str(exc)[:200])
         return envelope(400, kernel.i18n.t("error.bad_request", ctx.locale), None)
+    if unavailable(exc):
+        log.warning("a backing service is unreachable", path=ctx.controller_url, error=str(exc)[:200])
+        return envelope(503, kernel.i18n.t("error.unavailable", ctx.locale), None)
     log.exception("unhandled error", path=ctx.controller_url)
     return envelope(500, kernel.i18n.t("error.system", ctx.locale), None)
+
+
+def unavailable(exc: BaseException) -> bool:
+    """The database or Redis could not be reached (down, restarting, connection lost): the request is
+    refused as a whole and may be sent again, unlike an error of the request itself."""
+    if isinstance(exc, redis.ConnectionError | redis.TimeoutError):
+        return True
+    return isinstance(exc, DBAPIError) and (exc.connection_invalidated or exc.statement is None)
 
 
 async def read_payload(request: Request) -> Any:
@@ -100,11 +112,7 @@ async def read_payload(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
-        return orjson.loads(body)
-    except orjson.JSONDecodeError:
-        pass  # orjson refuses integers beyond 64 bits and deep nesting; the standard parser says which
-    try:
-        return json.loads(body)
+        return json.loads(body)  # not orjson: it reads integers beyond 64 bits as floats, silently
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser goes
         raise BadRequest("error.bad_json") from exc
 
@@ -125,12 +133,24 @@ def unwrap(payload: Any, model: type[BaseModel]) -> Any:
     return payload
 
 
-def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Callable[[Request], Awaitable[Response]]:
-    handler = spec.handler
-    is_async = inspect.iscoroutinefunction(handler)
-    params = set(inspect.signature(handler).parameters)
+class Endpoint:
+    """A route's handler as a plain ASGI app: Starlette calls it directly, without wrapping every request
+    in its function-endpoint adapter and exception-handler layers (this catches everything itself)."""
 
-    async def endpoint(request: Request) -> Response:
+    def __init__(self, kernel: Kernel, spec: RouteSpec) -> None:
+        self.kernel = kernel
+        self.spec = spec
+        self.handler = spec.handler
+        self.is_async = inspect.iscoroutinefunction(self.handler)
+        self.params = set(inspect.signature(self.handler).parameters)
+        self.__name__ = getattr(self.handler, "__name__", "endpoint")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self.respond(Request(scope, receive))
+        await response(scope, receive, send)
+
+    async def respond(self, request: Request) -> Response:
+        kernel, spec = self.kernel, self.spec
         ctx = current_context()
         ctx.controller_url = request.scope["path"]
         try:
@@ -148,20 +168,20 @@ def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Callable[[Request], Awaita
             ):
                 raise PluginDisabled(plugin=spec.plugin)
             kwargs: dict[str, Any] = {}
-            if spec.raw or "request" in params:
+            if spec.raw or "request" in self.params:
                 kwargs["request"] = request
             for name, value in request.path_params.items():
-                if name in params:
+                if name in self.params:
                     kwargs[name] = value
             if spec.query is not None:
                 kwargs["query"] = spec.query.model_validate(dict(request.query_params))
             if spec.body is not None:
                 payload = await read_payload(request)
                 kwargs["body"] = spec.body.model_validate(unwrap(payload, spec.body))
-            if is_async:
-                result = await handler(**kwargs)
+            if self.is_async:
+                result = await self.handler(**kwargs)
             else:
-                result = await run_in_threadpool(kernel.run_in_session, handler, kwargs)
+                result = await run_in_threadpool(kernel.run_in_session, self.handler, kwargs)
             if isinstance(result, Response):
                 for k, v in ctx.response_headers.items():
                     result.headers[k] = v
@@ -170,8 +190,9 @@ def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Callable[[Request], Awaita
         except Exception as exc:
             return error_response(kernel, exc, ctx)
 
-    endpoint.__name__ = getattr(handler, "__name__", "endpoint")
-    return endpoint
+
+def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Endpoint:
+    return Endpoint(kernel, spec)
 
 
 def new_request_id() -> str:

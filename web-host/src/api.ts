@@ -2,6 +2,7 @@ import {
   bus, permissions, request, resetNotLoggedIn, session, setServices, configureRequest,
   type Manifest, type MenuItem, type UserInfo,
 } from '@atrium/sdk';
+import { endEarlyCalls } from './early';
 import { buildMenuIndex } from './menus';
 import { registerManifest } from './plugins/registry';
 import { store, type Favourite, type PasswordInfo, type SystemSetting } from './store';
@@ -40,9 +41,17 @@ async function boolCall(path: string, method: 'GET' | 'POST'): Promise<boolean> 
   }
 }
 
+type MenusAnswer = { menus: MenuItem[]; defaultMenu?: any } | MenuItem[];
+
+function fetchMenus(): Promise<MenusAnswer> {
+  return request<MenusAnswer>('base/base-rolemenu/find-user-menus', { params: { systemCode: session.getSystemCode() } });
+}
+
 export async function loadMenus(): Promise<void> {
-  const systemCode = session.getSystemCode();
-  const data = await request<{ menus: MenuItem[]; defaultMenu?: any } | MenuItem[]>('base/base-rolemenu/find-user-menus', { params: { systemCode } });
+  applyMenus(await fetchMenus());
+}
+
+function applyMenus(data: MenusAnswer): void {
   const menus = Array.isArray(data) ? data : data?.menus || [];
   const defaultMenu = Array.isArray(data) ? null : data?.defaultMenu || null;
   const index = buildMenuIndex(menus, store.get().flags.chat);
@@ -88,7 +97,18 @@ export async function loadGreyHeaders(): Promise<void> {
 
 /** The navigation guard's load (spec 4): user, password info, system setting, help flags, menus. */
 export async function bootstrapSession(): Promise<void> {
+  try {
+    await loadSession();
+  } finally {
+    endEarlyCalls();
+  }
+}
+
+async function loadSession(): Promise<void> {
   resetNotLoggedIn();
+  // asked at once, applied when the flags it depends on are known
+  const menus = fetchMenus();
+  menus.catch(() => undefined);
   const user = await request<UserInfo>('base/base-user/get-login-user');
   session.setUser(user);
   permissions.superAdmin = user?.isSuperAdmin === 1 || user?.isSuperAdmin === true;
@@ -114,7 +134,7 @@ export async function bootstrapSession(): Promise<void> {
     setting: setting || stored,
     flags: { help, bpm, chat, tracking, hideThemeControl: hideTheme, configuredColor, requirementsQr: !!qr },
   });
-  await loadMenus();
+  applyMenus(await menus);
   void loadFavourites();
   store.set({ ready: true, bootError: undefined });
 }

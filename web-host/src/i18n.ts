@@ -1,5 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { earlyFetch } from './early';
 import { DEFAULT_LOCALE, LANGUAGE_COOKIE, LOCALES, bus, getCookie, normalizeLocale, setCookie, type Locale } from '@atrium/sdk';
 
 /** Loads `/i18n/{locale}/{ns}.json` from the kernel. */
@@ -7,7 +8,7 @@ const httpBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, namespace, callback) {
-    fetch(`/i18n/${language}/${namespace}.json`)
+    earlyFetch(`/i18n/${language}/${namespace}.json`)
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${r.status}`))))
       .then((data) => callback(null, data))
       .catch(() => callback(null, {}));
