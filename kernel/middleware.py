@@ -60,7 +60,6 @@ class ContextMiddleware:
         ctx = context_from_headers(headers, client[0] if client else "")
         token = set_context(ctx)
         bound = sdk_services.bind(self.services)
-        structlog.contextvars.bind_contextvars(request_id=ctx.request_id)
         start = time.perf_counter()
         status = 0
 
@@ -85,6 +84,5 @@ class ContextMiddleware:
                     tenant=ctx.tenant_id,
                     user=ctx.user.user_id if ctx.user else None,
                 )
-            structlog.contextvars.clear_contextvars()
             sdk_services.unbind(bound)
             reset_context(token)
