@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import os
 from typing import TYPE_CHECKING, Any
@@ -195,5 +196,10 @@ def make_endpoint(kernel: Kernel, spec: RouteSpec) -> Endpoint:
     return Endpoint(kernel, spec)
 
 
+_REQUEST_PREFIX = os.urandom(5).hex()
+_request_numbers = itertools.count(1)
+
+
 def new_request_id() -> str:
-    return os.urandom(8).hex()
+    """Unique across processes (a random prefix per process) without a system call per request."""
+    return f"{_REQUEST_PREFIX}{next(_request_numbers):06x}"
