@@ -158,6 +158,10 @@ export function MainLayout() {
   const activeTitle = tabTitle({ path: location.pathname, title: location.pathname, menuId: menu?.menuId }, index, t, locale);
 
   const panes = tabs.length ? tabs : [HOME_TAB];
+  // A tab's page is drawn when the tab is first shown and kept alive after: landing on a report does not
+  // also draw home's cards behind it.
+  const shown = useRef(new Set<string>());
+  shown.current.add(activeKey);
   const activeLocation = useMemo(() => locationOf(location.pathname + location.search, activeKey), [location.pathname, location.search, activeKey]);
 
   return (
@@ -183,7 +187,7 @@ export function MainLayout() {
             <div className={`at-content${fullscreen ? ' fullscreen' : ''}`} data-testid="main-content" id="at-main-area">
               {panes.map((tab) => {
                 const active = tab.key === activeKey;
-                if (!active && tab.noCache) return null;
+                if (!active && (tab.noCache || !shown.current.has(tab.key))) return null;
                 return (
                   <div key={tab.key} className="at-tab-pane" hidden={!active} data-tab={tab.key}>
                     <TabLocation location={active ? activeLocation : locationOf(tab.fullPath, tab.key)}>
