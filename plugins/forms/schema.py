@@ -46,7 +46,8 @@ def label(schema: dict[str, Any], key: str, locale: str | None = None) -> str:
     if not isinstance(prop, dict):
         return key
     loc = locale or current_context().locale
-    names = prop.get("x-i18n") if isinstance(prop.get("x-i18n"), dict) else {}
+    found = prop.get("x-i18n")
+    names: dict[str, Any] = found if isinstance(found, dict) else {}
     return str(names.get(loc) or prop.get("title") or names.get("en-us") or key)
 
 

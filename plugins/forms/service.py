@@ -13,6 +13,7 @@ from sqlalchemy import Select, String, Table, and_, delete, exists, false, func,
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import aliased
 
+from atrium.plugins.forms import pgasync
 from atrium.plugins.forms import schema as fs
 from atrium.plugins.forms.models import DRAFT, SUBMITTED, Form, FormVersion, Submission, SubmissionValue
 from atrium.sdk import Conflict, Forbidden, NotFound, SessionUser, current_context
@@ -262,52 +263,56 @@ class Stored:
 
 @dataclass(frozen=True)
 class _Writes:
-    """The submit path's statements for one database, at the driver level (one submission is two round
-    trips on SQLite and one on PostgreSQL, where the index rows go in the same statement)."""
+    """The submit path's statements for one database, at the driver level. On PostgreSQL one submission is
+    one call of `form_submission_insert` (migration 0004), which writes its index rows too; on SQLite it is
+    an insert and one executemany for the index rows."""
 
     postgres: bool
     one: str
     values: str
     stamp: Callable[[datetime], Any]
+    #: PostgreSQL's call with `$n` placeholders, for `pgasync`
+    call: bytes = b""
+
+
+_CALL = "SELECT form_submission_insert({}, {}, {}, {}::json, {}, {}, {}, {}, {}::json)"
 
 
 @functools.cache
 def _writes(dialect: Dialect) -> _Writes:
     postgres = dialect.name == "postgresql"
     mark = "?" if dialect.paramstyle == "qmark" else "%s"
-    cols = ", ".join(_COLUMNS)
-    one = f"INSERT INTO {SUBMISSIONS.name} ({cols}) VALUES ({', '.join([mark] * len(_COLUMNS))}) RETURNING id"
     vcols = ", ".join(_VALUE_COLUMNS)
+    process = SUBMISSIONS.c.created_at.type.bind_processor(dialect)
+    stamp = process or (lambda v: v)
     if postgres:
-        one = (
-            f"WITH s AS ({one}), i AS (INSERT INTO {VALUES.name} ({vcols}) "
-            "SELECT %s, %s, s.id, f, v FROM s, unnest(%s::varchar[], %s::varchar[]) AS u(f, v)) "
-            "SELECT id FROM s"
-        )
         values = (
             f"INSERT INTO {VALUES.name} ({vcols}) "
             "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::varchar[], %s::varchar[])"
         )
-    else:
-        values = f"INSERT INTO {VALUES.name} ({vcols}) VALUES ({', '.join([mark] * len(_VALUE_COLUMNS))})"
-    process = SUBMISSIONS.c.created_at.type.bind_processor(dialect)
-    return _Writes(postgres, one, values, process or (lambda v: v))
+        call = _CALL.format(*(f"${i}" for i in range(1, 10))).encode()
+        return _Writes(True, _CALL.format(*["%s"] * 9), values, stamp, call)
+    cols = ", ".join(_COLUMNS)
+    one = f"INSERT INTO {SUBMISSIONS.name} ({cols}) VALUES ({', '.join([mark] * len(_COLUMNS))}) RETURNING id"
+    values = f"INSERT INTO {VALUES.name} ({vcols}) VALUES ({', '.join([mark] * len(_VALUE_COLUMNS))})"
+    return _Writes(False, one, values, stamp)
 
 
-def _cursor() -> tuple[Any, _Writes]:
-    """A driver cursor on the session's own connection (inside its transaction) and the statements for it."""
+def _driver() -> tuple[Any, _Writes]:
+    """The driver connection under the session's own (inside its transaction) and the statements for it."""
     conn = session().connection()
     raw = conn.connection.dbapi_connection
     if raw is None:
         raise RuntimeError("the session's connection is closed")
-    return raw.cursor(), _writes(conn.dialect)
+    return raw, _writes(conn.dialect)
 
 
 def _write_index(rows: list[tuple[int, int, int, str, str]]) -> None:
     """Index rows in one statement (PostgreSQL: arrays; SQLite: one executemany)."""
     if not rows:
         return
-    cur, w = _cursor()
+    raw, w = _driver()
+    cur = raw.cursor()
     if w.postgres:
         cur.execute(w.values, tuple(list(col) for col in zip(*rows, strict=True)))
     else:
@@ -317,18 +322,81 @@ def _write_index(rows: list[tuple[int, int, int, str, str]]) -> None:
 def _index_rows(
     schema: dict[str, Any], tenant_id: int, form_id: int, sub_id: int, data: dict[str, Any]
 ) -> list[tuple[int, int, int, str, str]]:
+    return [(tenant_id, form_id, sub_id, key, text) for key, text in _index_texts(schema, data)]
+
+
+def _index_texts(schema: dict[str, Any], data: dict[str, Any]) -> Iterator[tuple[str, str]]:
     props = schema.get("properties", {})
-    rows = []
     for key, value in data.items():
         if (props.get(key) or {}).get("x-kind") in NOT_INDEXED:
             continue
         text = fs.index_text(value)
         if text is not None:
-            rows.append((tenant_id, form_id, sub_id, key, text))
-    return rows
+            yield key, text
 
 
-def _insert(
+def _insert_one(
+    form: Form,
+    row: FormVersion,
+    data: dict[str, Any],
+    status: str,
+    user_id: int | None,
+    user_name: str,
+    check: Callable[[], None] | None = None,
+) -> Stored:
+    """Insert one submission with its index rows. `check` (the schema check) runs first on SQLite; on
+    PostgreSQL it runs while the database writes, and a submission it refuses is removed before it raises."""
+    tid = _tenant()
+    now = utcnow()
+    raw, w = _driver()
+    body = orjson.dumps(data).decode()
+    if w.postgres:
+        index = orjson.dumps(dict(_index_texts(row.schema, data))).decode()
+        params = (tid, form.id, row.version, body, status, user_id, user_name, now, index)
+        sent = pgasync.send(raw, w.call, params)
+        if sent is None:
+            if check:
+                check()
+            cur = raw.cursor()
+            cur.execute(w.one, params)
+            sub_id = int(cur.fetchone()[0])
+        else:
+            try:
+                if check:
+                    check()
+            except Exception:
+                _undo(sent)
+                raise
+            sub_id = int(sent.value())
+    else:
+        if check:
+            check()
+        stamp = w.stamp(now)
+        cur = raw.cursor()
+        cur.execute(w.one, (tid, form.id, row.version, body, status, user_id, user_name, stamp, stamp))
+        sub_id = int(cur.fetchone()[0])
+        _write_index(_index_rows(row.schema, tid, form.id, sub_id, data))
+    return Stored(sub_id, form.id, row.version, data, status, user_id, user_name, now, now)
+
+
+def _undo(sent: pgasync.Sent) -> None:
+    """Removes a submission written while its check ran, once the check refused it (the database's own
+    error, if it had one, gives way to the check's)."""
+    try:
+        sub_id = int(sent.value())
+    except Exception:
+        return
+    tid = _tenant()
+    db = session()
+    db.execute(
+        delete(SubmissionValue).where(
+            SubmissionValue.tenant_id == tid, SubmissionValue.submission_id == sub_id
+        )
+    )
+    db.execute(delete(Submission).where(Submission.id == sub_id))
+
+
+def _insert_many(
     form: Form,
     row: FormVersion,
     datas: list[dict[str, Any]],
@@ -336,52 +404,28 @@ def _insert(
     user_id: int | None,
     user_name: str,
 ) -> list[Stored]:
-    """Insert submissions and their index rows: one submission in one or two driver-level statements,
-    many in one insert for the submissions and one for the index."""
+    """Insert submissions already checked: one insert for them all, one for their index rows."""
     tid = _tenant()
     now = utcnow()
-    if len(datas) == 1:
-        data = datas[0]
-        cur, w = _cursor()
-        stamp = w.stamp(now)
-        params: tuple[Any, ...] = (
-            tid,
-            form.id,
-            row.version,
-            orjson.dumps(data).decode(),
-            status,
-            user_id,
-            user_name,
-            stamp,
-            stamp,
-        )
-        if w.postgres:
-            index = _index_rows(row.schema, tid, form.id, 0, data)
-            params += (tid, form.id, [r[3] for r in index], [r[4] for r in index])
-        cur.execute(w.one, params)
-        ids = [int(cur.fetchone()[0])]
-        if not w.postgres:
-            _write_index(_index_rows(row.schema, tid, form.id, ids[0], data))
-    else:
-        values = [
-            {
-                "tenant_id": tid,
-                "form_id": form.id,
-                "version": row.version,
-                "data": data,
-                "status": status,
-                "created_by": user_id,
-                "created_by_name": user_name,
-                "created_at": now,
-                "updated_at": now,
-            }
-            for data in datas
-        ]
-        ids = list(session().connection().execute(_INSERT_MANY, values).scalars())
-        index = []
-        for sub_id, data in zip(ids, datas, strict=True):
-            index += _index_rows(row.schema, tid, form.id, sub_id, data)
-        _write_index(index)
+    values = [
+        {
+            "tenant_id": tid,
+            "form_id": form.id,
+            "version": row.version,
+            "data": data,
+            "status": status,
+            "created_by": user_id,
+            "created_by_name": user_name,
+            "created_at": now,
+            "updated_at": now,
+        }
+        for data in datas
+    ]
+    ids = list(session().connection().execute(_INSERT_MANY, values).scalars())
+    index = []
+    for sub_id, data in zip(ids, datas, strict=True):
+        index += _index_rows(row.schema, tid, form.id, sub_id, data)
+    _write_index(index)
     return [
         Stored(sub_id, form.id, row.version, data, status, user_id, user_name, now, now)
         for sub_id, data in zip(ids, datas, strict=True)
@@ -398,11 +442,14 @@ def store(
 ) -> Stored:
     """Validate (a draft only against the size and upload rules) and store a new submission."""
     cleaned = fs.clean(row.schema, data)
-    if not draft:
-        fs.check(fs.validators.get(row.id, row.schema), row.schema, cleaned)
     uid = user.user_id if user else created_by
     name = user.full_name if user else ""
-    return _insert(form, row, [cleaned], DRAFT if draft else SUBMITTED, uid, name)[0]
+    if draft:
+        return _insert_one(form, row, cleaned, DRAFT, uid, name)
+    validator = fs.validators.get(row.id, row.schema)
+    return _insert_one(
+        form, row, cleaned, SUBMITTED, uid, name, lambda: fs.check(validator, row.schema, cleaned)
+    )
 
 
 def submit(form_ref: str | int, data: Any, draft: bool) -> dict[str, Any]:
@@ -615,5 +662,7 @@ def bulk_store(form: Form, row: FormVersion, rows: list[dict[str, Any]], user: S
     """Store rows already cleaned and validated (import): one insert for submissions, one for the index."""
     if not rows:
         return 0
-    subs = _insert(form, row, rows, SUBMITTED, user.user_id if user else None, user.full_name if user else "")
+    subs = _insert_many(
+        form, row, rows, SUBMITTED, user.user_id if user else None, user.full_name if user else ""
+    )
     return len(subs)

@@ -35,9 +35,11 @@ def _transfer() -> Any:
 
 
 def _query(params: dict[str, Any]) -> tuple[Form, service.ListQuery]:
-    inner = params.get("params") if isinstance(params.get("params"), dict) else params
+    nested = params.get("params")
+    inner: dict[str, Any] = nested if isinstance(nested, dict) else params
     form = service.get_form(str(inner.get("formId") or inner.get("formCode") or ""))
-    filters = inner.get("filters") if isinstance(inner.get("filters"), dict) else {}
+    found = inner.get("filters")
+    filters: dict[str, Any] = found if isinstance(found, dict) else {}
     q = service.ListQuery(
         keyword=str(inner.get("keyword") or ""),
         filters={k: str(v) for k, v in filters.items()},

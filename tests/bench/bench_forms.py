@@ -10,8 +10,8 @@
 The two are timed in alternating rounds so a busy machine slows both alike. The rows are made in the
 database in bulk (a few minutes for a million) under a tenant of their own, removed at the end.
 
-Run: `.venv/bin/python -m tests.bench.bench_forms` (SQLite in a temporary folder; ATRIUM_BENCH_DB=pg
-uses ATRIUM_BENCH_PG instead).
+Run: `.venv/bin/python -m tests.bench.bench_forms` (SQLite in a temporary folder; ATRIUM_BENCH_DATABASE_URL,
+or ATRIUM_BENCH_DB=pg with ATRIUM_BENCH_PG, names a PostgreSQL database instead).
 """
 
 from __future__ import annotations
@@ -126,6 +126,12 @@ def p99(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=100)[98] * 1000
 
 
+def database_url() -> str:
+    if os.environ.get("ATRIUM_BENCH_DATABASE_URL"):
+        return os.environ["ATRIUM_BENCH_DATABASE_URL"]
+    return os.environ.get("ATRIUM_BENCH_PG", "") if os.environ.get("ATRIUM_BENCH_DB") == "pg" else ""
+
+
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="atrium-bench-forms-"))
     settings = Settings(
@@ -133,9 +139,7 @@ def main() -> None:
         demo=False,
         scheduler=False,
         secret_key=secrets.token_hex(24),
-        database_url=os.environ.get("ATRIUM_BENCH_PG", "")
-        if os.environ.get("ATRIUM_BENCH_DB") == "pg"
-        else "",
+        database_url=database_url(),
     )
     kernel = build_app(settings).state.kernel
     #: a tenant of its own, removed afterwards (the database may be a shared one)

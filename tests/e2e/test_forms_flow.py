@@ -193,3 +193,89 @@ def test_screens_at_each_width_and_language(browser, live_server, locale: str, w
         assert errors == []
     finally:
         ctx.close()
+
+
+KINDS = [
+    "text", "textarea", "number", "select", "radio", "checkbox", "date", "daterange",
+    "user", "member", "file", "image", "table", "section", "divider",
+]  # fmt: skip
+
+
+def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    page.goto(base + "/form-design")
+    page.get_by_test_id("design-new").click(timeout=LOAD)
+    page.get_by_test_id("design-code").fill("every-kind")
+    page.get_by_test_id("design-name").fill("Every kind")
+    for kind in KINDS:
+        page.get_by_test_id(f"add-{kind}").click()
+    page.get_by_test_id("options-5").fill("Red,Blue")  # checkbox with options: a group
+    page.get_by_test_id("options-12").fill("item,qty")  # the sub-table's columns
+    page.get_by_test_id("required-0").check()
+    page.get_by_test_id("design-publish").click()
+    expect(page.get_by_text("Version 1 published")).to_be_visible()
+
+    page.goto(base + "/dynamic-form/render/every-kind?layoutId=L2")
+    expect(page.get_by_test_id("schema-form")).to_be_visible(timeout=LOAD)
+    for i, kind in enumerate(KINDS, start=1):
+        if kind in ("section", "divider"):
+            continue
+        expect(field(page, f"{kind}{i}")).to_be_visible()
+    expect(page.locator(".at-page")).to_contain_text("Section")
+    # two columns: the number and the select side by side, the text area across the row
+    number = field(page, "number3").bounding_box()
+    select = field(page, "select4").bounding_box()
+    area = field(page, "textarea2").bounding_box()
+    assert (
+        number
+        and select
+        and area
+        and abs(number["y"] - select["y"]) < 2
+        and area["width"] > 1.5 * number["width"]
+    )
+    expect(field(page, "radio5")).to_contain_text("A")
+    expect(field(page, "image12")).to_contain_text("Upload picture")
+
+    table = page.get_by_test_id("table-table13")
+    table.get_by_role("button", name="Add row").click()
+    table.get_by_role("button", name="Add row").click()
+    expect(table.get_by_role("button", name="Remove")).to_have_count(2)
+    table.get_by_role("button", name="Remove").last.click()
+    expect(table.get_by_role("button", name="Remove")).to_have_count(1)
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "text1")).to_contain_text("Text is required")
+
+    field(page, "text1").locator("input").fill("all kinds")
+    field(page, "number3").locator("input").fill("7")
+    field(page, "radio5").get_by_text("B", exact=True).click()
+    field(page, "checkbox6").get_by_text("Blue").click()
+    field(page, "user9").locator("input").fill("Alice Liu")
+    table.locator("input").first.fill("pens")
+    page.get_by_test_id("form-submit").click()
+    expect(page.get_by_text("Submitted", exact=True)).to_be_visible()
+
+    page.get_by_role("button", name="Submissions").click()
+    row = page.get_by_test_id("submission-table").locator("tbody tr", has_text="all kinds")
+    expect(row).to_contain_text("Blue", timeout=LOAD)
+    row.get_by_role("button", name="View").click()
+    detail = page.get_by_role("dialog")
+    expect(detail).to_contain_text("Alice Liu")
+    expect(detail).to_contain_text("7")
+    assert page.page_errors == []
+
+
+def test_list_total_past_the_count_limit(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Past 10,000 matches the server says its total is not exact: the list shows "10,000+"."""
+    base = live_server.url
+    sign_in(page, base)
+
+    def capped(route):  # type: ignore[no-untyped-def]
+        answer = route.fetch().json()
+        answer["data"].update(total=10000, totalExact=False)
+        route.fulfill(json=answer)
+
+    page.route("**/api/form/submission/list", capped)
+    page.goto(base + "/dynamic-form/render/leave-request/submissions")
+    expect(page.get_by_test_id("submission-table")).to_contain_text("10,000+ submissions", timeout=LOAD)
+    assert page.page_errors == []

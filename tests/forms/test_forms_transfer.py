@@ -76,7 +76,7 @@ def test_process_hooks_offer_forms_and_store_what_is_filled(boss: AtriumClient, 
         refused = hook(
             tenant_id=boss.tenant_id,
             form_code="expense",
-            data={"amount": 1},
+            data={"amount": 1, "kind": "a"},
             user_id=None,
             process={"processId": "p1", "kind": "start"},
         )
@@ -91,3 +91,6 @@ def test_process_hooks_offer_forms_and_store_what_is_filled(boss: AtriumClient, 
         assert stored["submissionId"] and stored["version"] == 1
     listed = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "keyword": "By process"})
     assert listed["total"] == 1
+    # the refused one left nothing behind, though the transaction went on: no submission, no index rows
+    assert boss.ok("POST", f"{SUB}/list", json={"formId": "expense"})["total"] == 1
+    assert boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "filters": {"kind": "a"}})["total"] == 0

@@ -35,6 +35,8 @@ export interface SubmissionRow {
 export interface Page<T> {
   list: T[];
   total: number;
+  /** false: there are more than `total` (the server stops counting there) */
+  totalExact?: boolean;
 }
 
 export const formsApi = {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { Alert, Card, Form, Select, Spin } from 'antd';
+import { Alert, Card, Select, Spin } from 'antd';
 import { useT } from '@atrium/sdk';
 import { formsApi, formTitle, type FormVersion } from '../api';
 import { SchemaForm } from '../SchemaForm';
@@ -13,7 +13,6 @@ export function PreviewPage() {
   const version = Number(q.get('version')) || undefined;
   const [def, setDef] = useState<FormVersion | null>(null);
   const [layout, setLayout] = useState('');
-  const [form] = Form.useForm();
   useEffect(() => {
     if (formId) formsApi.detail(formId, version).then(setDef);
   }, [formId, version]);
@@ -26,7 +25,7 @@ export function PreviewPage() {
       extra={<Select style={{ width: 160 }} value={layout} onChange={setLayout} options={[{ value: '', label: t('web.oneColumn') }, ...layouts.map((l) => ({ value: l, label: l }))]} />}
     >
       <Alert type="warning" title={t('web.previewNote')} style={{ marginBottom: 16 }} />
-      <SchemaForm schema={def.schema} form={form} columns={(layout && def.layouts[layout]?.columns) || 1} />
+      <SchemaForm schema={def.schema} columns={(layout && def.layouts[layout]?.columns) || 1} />
     </Card>
   );
 }

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { App, Button, Card, Form, Result, Space, Spin } from 'antd';
+import { App, Button, Card, Result, Space, Spin } from 'antd';
 import { useT } from '@atrium/sdk';
 import { formsApi, formTitle, type FormVersion } from '../api';
-import { SchemaForm, showServerErrors, toData } from '../SchemaForm';
+import { SchemaForm, type SchemaFormHandle } from '../SchemaForm';
 
 /** `/dynamic-form/render/:formId?layoutId=`: fill the published version, save a draft or submit. */
 export function RenderPage() {
@@ -13,7 +13,7 @@ export function RenderPage() {
   const navigate = useNavigate();
   const code = decodeURIComponent(location.pathname.split('/').filter(Boolean)[2] || '');
   const layoutId = new URLSearchParams(location.search).get('layoutId') || '';
-  const [form] = Form.useForm();
+  const form = useRef<SchemaFormHandle>(null);
   const [def, setDef] = useState<FormVersion | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -24,34 +24,29 @@ export function RenderPage() {
   if (error) return <Result status="404" title={error} />;
   if (!def) return <Spin />;
   const send = async (draft: boolean) => {
-    if (!draft) {
-      try {
-        await form.validateFields();
-      } catch {
-        return;
-      }
-    }
+    const filled = form.current;
+    if (!filled || (!draft && !filled.validate())) return;
     setBusy(true);
     try {
-      const data = toData(def.schema, form.getFieldsValue(true));
+      const data = filled.data();
       const saved = draftId ? await formsApi.update(draftId, data, draft) : await formsApi.submit(def.code, data, draft);
       if (draft) {
         setDraftId(saved.submissionId);
         message.success(t('web.draftSaved'));
       } else {
         setDraftId(null);
-        form.resetFields();
+        filled.reset();
         message.success(t('web.submitted'));
       }
     } catch (e: any) {
-      if (!showServerErrors(form, e)) message.error(e.message);
+      if (!filled.showServerErrors(e)) message.error(e.message);
     } finally {
       setBusy(false);
     }
   };
   return (
     <Card title={formTitle(def, t.locale)} extra={<Button onClick={() => navigate(`/dynamic-form/render/${encodeURIComponent(def.code)}/submissions`)}>{t('web.mySubmissions')}</Button>}>
-      <SchemaForm schema={def.schema} form={form} columns={def.layout?.columns || 1} />
+      <SchemaForm ref={form} schema={def.schema} columns={def.layout?.columns || 1} />
       <Space>
         <Button type="primary" loading={busy} onClick={() => send(false)} data-testid="form-submit">{t('web.submit')}</Button>
         <Button loading={busy} onClick={() => send(true)}>{t('web.saveDraft')}</Button>

@@ -3,14 +3,14 @@ import { useLocation } from 'react-router';
 import { App, Button, Card, Descriptions, Drawer, Input, Popconfirm, Select, Space, Table } from 'antd';
 import { runExportTask, useT } from '@atrium/sdk';
 import { EXPORT_URL, fieldLabel, formsApi, formTitle, type FormVersion, type SubmissionRow } from '../api';
-import { kindOf, options } from '../SchemaForm';
+import { kindOf, options } from '../schemaInfo';
 
-/** A stored value as the user reads it: choices by their label, people and files by name. */
 /** `2026-11-18T23:06:13` as the spec shows times: `2026-11-18 23:06`. */
 function when(v: string): string {
   return (v || '').replace('T', ' ').slice(0, 16);
 }
 
+/** A stored value as the user reads it: choices by their label, people and files by name. */
 function text(v: any, prop?: any, locale = 'zh-cn'): string {
   if (v === null || v === undefined) return '';
   if (prop && (prop.enum || prop.items?.enum)) {
@@ -23,6 +23,17 @@ function text(v: any, prop?: any, locale = 'zh-cn'): string {
   return String(v);
 }
 
+/** How many submissions match, in the locale's digits; past the server's count limit "10,000+". */
+export function totalText(n: number, exact: boolean, t: ((key: string, options?: any) => string) & { locale: string }): string {
+  let count = String(n);
+  try {
+    count = new Intl.NumberFormat(t.locale).format(n);
+  } catch {
+    /* an unknown locale tag: plain digits */
+  }
+  return t('web.totalCount', { total: exact ? count : t('web.atLeast', { total: count }) });
+}
+
 /** `/dynamic-form/render/:formId/submissions`: a form's submissions with search on any field, paging, detail, delete, export. */
 export function SubmissionsPage() {
   const t = useT('forms');
@@ -31,6 +42,7 @@ export function SubmissionsPage() {
   const [def, setDef] = useState<FormVersion | null>(null);
   const [rows, setRows] = useState<SubmissionRow[]>([]);
   const [total, setTotal] = useState(0);
+  const [exact, setExact] = useState(true);
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
   const [field, setField] = useState<string>('');
@@ -45,6 +57,7 @@ export function SubmissionsPage() {
     formsApi.submissions({ ...params, pageNum: page, pageSize: 10 }).then((r) => {
       setRows(r.list);
       setTotal(r.total);
+      setExact(r.totalExact !== false);
     });
   }, [params, page]);
   useEffect(load, [load]);
@@ -93,7 +106,7 @@ export function SubmissionsPage() {
         <Input.Search placeholder={t('web.equals')} allowClear onSearch={(v) => { setPage(1); setValue(v); }} style={{ width: 180 }} />
       </Space>
       <div data-testid="submission-table">
-        <Table rowKey="submissionId" size="small" dataSource={rows} columns={columns as any} scroll={{ x: 'max-content' }} pagination={{ current: page, total, pageSize: 10, onChange: setPage }} />
+        <Table rowKey="submissionId" size="small" dataSource={rows} columns={columns as any} scroll={{ x: 'max-content' }} pagination={{ current: page, total, pageSize: 10, onChange: setPage, showTotal: (n) => totalText(n, exact, t) }} />
       </div>
       <Drawer open={!!detail} onClose={() => setDetail(null)} title={t('web.detail')} size="large">
         {detail && (
