@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -23,7 +24,7 @@ from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
 from atrium.kernel.routing import ExactPathRouter
 from atrium.kernel.runtime import Kernel
-from atrium.kernel.security_headers import SecurityHeadersMiddleware
+from atrium.kernel.security_headers import FRAME_ANCESTORS, SecurityHeadersMiddleware
 from atrium.kernel.websocket import make_ws_endpoint
 from atrium.sdk.context import current_context
 from atrium.sdk.routing import Router, RouteSpec
@@ -46,8 +47,36 @@ def collect_routes(kernel: Kernel) -> list[RouteSpec]:
     return specs
 
 
+Framing = Callable[[str], Awaitable[tuple[str, ...]]]
+
+
+async def _nobody(_path: str) -> tuple[str, ...]:
+    return ()
+
+
+def framing(kernel: Kernel) -> Framing:
+    """Which other sites may frame a client route's page, as the plugins answer `atrium_frame_ancestors`."""
+    if not kernel.plugins.pm.hook.atrium_frame_ancestors.get_hookimpls():
+        return _nobody
+
+    def ask(path: str) -> tuple[str, ...]:
+        for answer in kernel.plugins.call("atrium_frame_ancestors", path=path).values():
+            if answer is not None:
+                return tuple(str(origin) for origin in answer)
+        return ()
+
+    async def frame_ancestors(path: str) -> tuple[str, ...]:
+        return await run_in_threadpool(kernel.run_in_session, ask, {"path": path})
+
+    return frame_ancestors
+
+
 class SPAStatic(StaticFiles):
     """The host's built files, with index.html for client-side routes."""
+
+    def __init__(self, *, frame_ancestors: Framing = _nobody, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.frame_ancestors = frame_ancestors
 
     async def get_response(self, path: str, scope: Any) -> Response:
         try:
@@ -57,11 +86,12 @@ class SPAStatic(StaticFiles):
         if response.status_code == 404 and not path.startswith(("api/", "plugins/", "i18n/")):
             index = Path(str(self.directory)) / "index.html"
             if index.exists():
+                scope[FRAME_ANCESTORS] = await self.frame_ancestors(scope.get("path", "/" + path))
                 return FileResponse(index, headers={"cache-control": "no-cache"})
         return response
 
 
-def web_routes(settings: Settings) -> list[BaseRoute]:
+def web_routes(settings: Settings, frame_ancestors: Framing = _nobody) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Mount("/i18n", app=StaticFiles(directory=str(settings.i18n_dir), check_dir=False))
     ]
@@ -72,7 +102,12 @@ def web_routes(settings: Settings) -> list[BaseRoute]:
             if dist.is_dir():
                 routes.append(Mount(f"/plugins/{d.name}", app=StaticFiles(directory=str(dist))))
     if settings.web_dir.is_dir():
-        routes.append(Mount("/", app=SPAStatic(directory=str(settings.web_dir), html=True)))
+        routes.append(
+            Mount(
+                "/",
+                app=SPAStatic(directory=str(settings.web_dir), html=True, frame_ancestors=frame_ancestors),
+            )
+        )
     else:
 
         async def no_web(_request: Request) -> Response:
@@ -114,7 +149,7 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
         WebSocketRoute("/ws", make_ws_endpoint(kernel)),
         WebSocketRoute("/ws/qrcode", make_qrcode_ws_endpoint(kernel)),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
-        *web_routes(settings),
+        *web_routes(settings, framing(kernel)),
     ]
 
     @asynccontextmanager

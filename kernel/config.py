@@ -38,6 +38,14 @@ class Settings(BaseSettings):
         default=2, description="RQ worker threads in each server process when Redis is configured"
     )
     task_timeout_seconds: int = 3600
+    task_lease_seconds: int = Field(
+        default=30,
+        ge=3,
+        description="a running task's lease, renewed while it runs; lapses if its worker dies",
+    )
+    task_grace_seconds: float = Field(
+        default=10.0, ge=0, description="how long a stopping worker lets its running task finish"
+    )
     public_origin: str = ""
     login_max_failures: int = 30
     captcha_after_failures: int = 3

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
 import structlog
 
 from atrium.sdk.context import RequestContext, current_context
 
 
-def add_request(_logger: object, _method: str, event: dict[str, object]) -> dict[str, object]:
+def add_request(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """The running request's id, tenant and user, read from its context when a line is written (nothing
     is bound per request, so requests that log nothing pay nothing)."""
     ctx: RequestContext = current_context()

@@ -56,7 +56,7 @@ class Kernel:
         self.tasks: ThreadTaskRunner | QueueTaskRunner = (
             QueueTaskRunner(
                 self, settings.redis_url, settings.redis_prefix + "tasks", settings.task_threads,  # type: ignore[arg-type]
-                settings.task_timeout_seconds,
+                settings.task_timeout_seconds, settings.task_lease_seconds, settings.task_grace_seconds,
             )
             if settings.redis_url
             else ThreadTaskRunner(self)  # type: ignore[arg-type]

@@ -3,13 +3,18 @@
 - HTML (the shell and every client route): a Content-Security-Policy without `unsafe-eval` (scripts only
   from the site, which serves the remotes too), `frame-ancestors` with `X-Frame-Options`, `nosniff`,
   `Referrer-Policy: strict-origin-when-cross-origin` and a `Permissions-Policy`; only the site itself may
-  frame its pages.
+  frame its pages, unless a plugin names other sites for one page (a shared report link its owner allows
+  to be embedded, through the `atrium_frame_ancestors` hook): then `frame-ancestors` lists them and
+  `X-Frame-Options`, which cannot name a site, is left out (browsers follow `frame-ancestors` first).
 - API answers: `nosniff` and `Cache-Control: no-store` (a handler that sets its own caching, such as a
   file download, keeps it).
 - Everything else (scripts, styles, translations): `nosniff`.
 """
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
 
 import secure
 from starlette.datastructures import MutableHeaders
@@ -20,7 +25,13 @@ def _permissions() -> secure.PermissionsPolicy:
     return secure.PermissionsPolicy().geolocation().camera().microphone().payment().usb()
 
 
-def content_security_policy() -> secure.ContentSecurityPolicy:
+#: the scope key where the shell's HTML answer leaves the sites a plugin allowed to frame it
+FRAME_ANCESTORS = "atrium.frame_ancestors"
+#: what a plugin may name: a scheme and host (optionally a `*.` wildcard) and port, nothing else
+_SOURCE = re.compile(r"^https?://(\*\.)?[a-z0-9.-]+(:\d{1,5})?$")
+
+
+def content_security_policy(*frame_ancestors: str) -> secure.ContentSecurityPolicy:
     """The shell's policy: its own scripts only; inline styles (the component library injects them);
     images and workers from blob URLs; external pages in frames (menus may open them)."""
     return (
@@ -36,19 +47,25 @@ def content_security_policy() -> secure.ContentSecurityPolicy:
         .object_src("'none'")
         .base_uri("'self'")
         .form_action("'self'")
-        .frame_ancestors("'self'")
+        .frame_ancestors("'self'", *frame_ancestors)
     )
 
 
-HTML_HEADERS = dict(
-    secure.Secure(
-        csp=content_security_policy(),
-        xcto=secure.XContentTypeOptions(),
-        referrer=secure.ReferrerPolicy().strict_origin_when_cross_origin(),
-        permissions=_permissions(),
-        xfo=secure.XFrameOptions().sameorigin(),
-    ).headers
-)
+@lru_cache(maxsize=256)
+def html_headers(frame_ancestors: tuple[str, ...] = ()) -> dict[str, str]:
+    """The headers of an HTML answer that the site and `frame_ancestors` (origins) may frame."""
+    allowed = tuple(o for o in frame_ancestors if _SOURCE.match(o))
+    return dict(
+        secure.Secure(
+            csp=content_security_policy(*allowed),
+            xcto=secure.XContentTypeOptions(),
+            referrer=secure.ReferrerPolicy().strict_origin_when_cross_origin(),
+            permissions=_permissions(),
+            xfo=None if allowed else secure.XFrameOptions().sameorigin(),
+        ).headers
+    )
+
+
 API_HEADERS = dict(
     secure.Secure(xcto=secure.XContentTypeOptions(), cache=secure.CacheControl().no_store()).headers
 )
@@ -72,7 +89,7 @@ class SecurityHeadersMiddleware:
                 if path.startswith("/api/"):
                     extra = API_HEADERS
                 elif kind.startswith("text/html"):
-                    extra = HTML_HEADERS
+                    extra = html_headers(scope.get(FRAME_ANCESTORS, ()))
                 else:
                     extra = STATIC_HEADERS
                 for name, value in extra.items():

@@ -340,6 +340,25 @@ def atrium_menu_numbers(keys: list[str], ctx: RequestContext) -> dict[str, int]:
     """
 
 
+@hookspec
+def atrium_frame_ancestors(path: str) -> list[str] | None:
+    """Return the sites (``https://host[:port]``) besides the platform itself that may frame the page the
+    shell answers at ``path``, or None when the path is not one of this plugin's pages.
+
+    Called for every HTML answer of a client route, with a database session open; the answer becomes the
+    page's ``frame-ancestors``. Without an answer only the platform's own pages may frame it.
+
+    :param path: the requested path, e.g. ``/dynamic-report/link/abc``.
+    :return: origins (an empty list: nobody else); the first plugin that answers decides.
+
+    Example::
+
+        @hookimpl
+        def atrium_frame_ancestors(path):
+            return ["https://intranet.example.com"] if path.startswith("/kiosk/") else None
+    """
+
+
 @hookspec(firstresult=True)
 def atrium_usage_totals(tenant_id: int | None, days: int) -> dict[str, Any] | None:
     """Return usage figures (clicks and most used menus) from a plugin that records usage.

@@ -39,9 +39,22 @@ class WebSocketHub(Protocol):
 
 
 class TaskRunner(Protocol):
-    """Run work in the background (in-process by default, an RQ queue when Redis is configured)."""
+    """Run work in the background (in-process by default, an RQ queue when Redis is configured).
+
+    With the queue a task runs at least once: a task whose process stopped before it ended (handed back
+    on SIGTERM, or found abandoned once its worker died) runs again on another worker. A task therefore
+    claims its work first (e.g. a conditional update of its row's status) and does nothing when the claim
+    fails.
+    """
 
     def submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> str: ...
+
+
+class TaskInterrupted(BaseException):  # noqa: N818 - a stop request, not an error of the task
+    """Raised inside a running task when its process is stopping and the grace period is over: the task is
+    handed back to the queue. The task leaves its work resumable (its transaction rolls back; a row it
+    claimed goes back to waiting) and lets this propagate. It is not an `Exception`, so `except Exception`
+    blocks do not swallow it."""
 
 
 class FileStorage(Protocol):

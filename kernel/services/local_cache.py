@@ -1,4 +1,8 @@
-"""In-process caches for the hot paths, dropped in every process through the pub/sub."""
+"""In-process caches for the hot paths, dropped in every process through the pub/sub.
+
+A process whose pub/sub subscription was lost may have missed drops: it empties its caches when the
+subscription is back (`RESUMED`), so nothing stale outlives a Redis outage.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import event
 
+from atrium.kernel.services.pubsub import RESUMED
 from atrium.sdk.services import PubSub
 
 CHANNEL = "kernel.invalidate"
@@ -22,6 +27,7 @@ class LocalCache:
         self._max = max_items
         self._pubsub = pubsub
         pubsub.subscribe(CHANNEL, self._on_invalidate)
+        pubsub.subscribe(RESUMED, self._on_resumed)
 
     def get(self, space: str, key: Any) -> Any:
         d = self._spaces.get(space)
@@ -52,6 +58,13 @@ class LocalCache:
         """Drop now and again once the session commits, so no process caches the old row in between."""
         self.invalidate(space, key)
         event.listen(db, "after_commit", lambda _s: self.invalidate(space, key), once=True)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._spaces.clear()
+
+    async def _on_resumed(self, _message: dict[str, Any]) -> None:
+        self.clear()
 
     async def _on_invalidate(self, message: dict[str, Any]) -> None:
         key = message.get("key")

@@ -1,6 +1,8 @@
 """Publish/subscribe across server processes: in-process by default, Redis channels when configured.
 
-Publishing is safe from any thread; subscribers are coroutines run on the server's event loop.
+Publishing is safe from any thread; subscribers are coroutines run on the server's event loop. With Redis,
+a process that lost its subscription (Redis restarted, the connection dropped) subscribes again as soon as
+Redis answers, then tells its own subscribers of `RESUMED` that messages may have been missed meanwhile.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ import structlog
 from atrium.sdk.services import Subscriber
 
 log = structlog.get_logger("atrium.pubsub")
+
+#: delivered in-process (never published) after a lost subscription is back: messages may have been missed
+RESUMED = "pubsub.resumed"
 
 
 class _Fanout:
@@ -75,23 +80,39 @@ class RedisPubSub(_Fanout):
 
     async def _listen(self) -> None:
         assert self._client is not None
-        ps = self._client.pubsub()
-        await ps.psubscribe(self.prefix + "*")
-        self._ready.set()
-        try:
-            async for item in ps.listen():
-                if item.get("type") != "pmessage":
-                    continue
-                channel = item["channel"].decode()[len(self.prefix) :]
+        pause = 0.2
+        while True:
+            ps = self._client.pubsub()
+            try:
+                await ps.psubscribe(self.prefix + "*")
+                if self._ready.is_set():
+                    log.info("pub/sub subscribed again")
+                    await self.deliver(RESUMED, {})
+                self._ready.set()
+                pause = 0.2
+                async for item in ps.listen():
+                    if item.get("type") != "pmessage":
+                        continue
+                    channel = item["channel"].decode()[len(self.prefix) :]
+                    try:
+                        message = json.loads(item["data"])
+                    except ValueError:
+                        continue
+                    await self.deliver(channel, message)
+            except asyncio.CancelledError:
+                return
+            except (redis.RedisError, OSError) as exc:
+                log.warning("pub/sub lost Redis, subscribing again", error=str(exc)[:200], retry_in=pause)
+            finally:
                 try:
-                    message = json.loads(item["data"])
-                except ValueError:
-                    continue
-                await self.deliver(channel, message)
-        except asyncio.CancelledError:
-            pass
-        finally:
-            await ps.aclose()  # type: ignore[no-untyped-call]
+                    await ps.aclose()  # type: ignore[no-untyped-call]
+                except (redis.RedisError, OSError):
+                    pass
+            try:
+                await asyncio.sleep(pause)
+            except asyncio.CancelledError:
+                return
+            pause = min(pause * 2, 5.0)
 
     async def stop(self) -> None:
         if self._task:

@@ -3,13 +3,23 @@
 A task is a module-level function and arguments that pickle (ids, not objects): the queue stores the
 function's import path, and whichever process takes the job imports it there. Both runners run the
 task with the platform's services bound, so `services()` inside it answers the platform that asked.
+
+With the queue a running job holds a lease of `lease_seconds`, renewed while it runs. A job whose
+worker died (`kill -9`, a lost machine) stops renewing it; once it has expired, the next idle worker puts
+the job back in the queue (at most `MAX_REQUEUES` times, then it fails as abandoned), so it is never left
+"started" for the job time limit. A worker asked to stop (SIGTERM, or the server shutting down) takes no
+new job, lets the running one finish within `grace_seconds`, and otherwise interrupts it with
+`TaskInterrupted` and hands it back to the queue. A worker that lost Redis waits for it and goes on.
 """
 
 from __future__ import annotations
 
 import contextvars
+import ctypes
 import importlib
+import signal
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -18,11 +28,18 @@ from typing import Any
 import redis
 import structlog
 from rq import Queue, SimpleWorker
+from rq.exceptions import InvalidJobOperation, StopRequested
+from rq.job import Job, JobStatus
 from rq.timeouts import TimerDeathPenalty
+from rq.utils import current_timestamp
 
-from atrium.sdk.services import Services, bind, unbind
+from atrium.sdk.services import Services, TaskInterrupted, bind, unbind
 
 log = structlog.get_logger("atrium.tasks")
+
+#: how often a job whose worker died runs again before it counts as failed (abandoned)
+MAX_REQUEUES = 2
+REQUEUES = "atrium_requeues"
 
 
 def check_task(func: Callable[..., Any]) -> None:
@@ -44,8 +61,9 @@ def check_task(func: Callable[..., Any]) -> None:
         )
 
 
-def _run_bound(services: Services, func: Callable[..., Any], args: tuple[Any, ...],
-               kwargs: dict[str, Any]) -> Any:
+def _run_bound(
+    services: Services, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
     token = bind(services)
     try:
         return func(*args, **kwargs)
@@ -80,8 +98,100 @@ class ThreadTaskRunner:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-class _ThreadWorker(SimpleWorker):
-    """An RQ worker in a thread of a server process: no signal handlers (only the main thread may set
+def requeue_abandoned(queue: Queue, max_requeues: int = MAX_REQUEUES) -> list[str]:
+    """Put back in the queue the started jobs whose lease expired (their worker died); answers their ids.
+    A job already requeued `max_requeues` times is left to RQ's clean-up, which fails it as abandoned."""
+    registry = queue.started_job_registry
+    connection = queue.connection
+    requeued: list[str] = []
+    entries: list[bytes] = connection.zrangebyscore(registry.key, 0, current_timestamp())  # type: ignore[assignment]
+    for entry in entries:
+        job = queue.fetch_job(registry.parse_job_id(entry.decode()))
+        if job is None or job.get_status(refresh=True) != JobStatus.STARTED:
+            continue
+        count = int(job.meta.get(REQUEUES, 0))
+        if count >= max_requeues or not connection.zrem(registry.key, entry):
+            continue  # failed by RQ's clean-up, or another worker took it first
+        job.meta[REQUEUES] = count + 1
+        job.save_meta()  # type: ignore[no-untyped-call]
+        queue.enqueue_job(job, at_front=True)
+        requeued.append(job.id)
+        log.warning("abandoned task requeued", job=job.id, func=job.func_name, requeues=count + 1)
+    return requeued
+
+
+class _LeasedWorker(SimpleWorker):
+    """Runs jobs in the calling thread under a renewed lease; hands the running job back when stopped."""
+
+    def __init__(self, queues: list[Queue], *, lease_seconds: int, grace_seconds: float, **kw: Any) -> None:
+        super().__init__(queues, maintenance_interval=lease_seconds, **kw)
+        self.lease_seconds = lease_seconds
+        self.grace_seconds = grace_seconds
+        self.stopping = threading.Event()
+        self.idle = threading.Event()
+        self.idle.set()
+        self._running: Job | None = None
+        self._job_thread = 0
+        self._handing_back = ""
+
+    def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
+        return self.lease_seconds
+
+    def clean_registries(self) -> None:
+        for queue in self.queues:
+            requeue_abandoned(queue)
+        super().clean_registries()  # type: ignore[no-untyped-call]
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        renewing = threading.Event()
+        self._running, self._job_thread = job, threading.get_ident()
+        self.idle.clear()
+        renewer = threading.Thread(target=self._renew, args=(job, renewing), name="atrium-task-lease")
+        renewer.daemon = True
+        renewer.start()
+        try:
+            super().execute_job(job, queue)
+        finally:
+            renewing.set()
+            self._running = None
+            handed, self._handing_back = self._handing_back == job.id, ""
+            if handed:
+                self._hand_back(job, queue)
+            self.idle.set()
+
+    def _renew(self, job: Job, done: threading.Event) -> None:
+        while not done.wait(self.lease_seconds / 3):
+            execution = self.execution
+            if execution is None:
+                continue
+            try:
+                self.maintain_heartbeats(job, execution)
+            except redis.RedisError as exc:
+                log.warning("task lease not renewed", job=job.id, error=str(exc))
+
+    def _hand_back(self, job: Job, queue: Queue) -> None:
+        try:
+            queue.failed_job_registry.requeue(job, at_front=True)
+        except InvalidJobOperation:
+            return  # it ended before the interruption reached it
+        except redis.RedisError:
+            log.exception("task not handed back (its lease will expire and requeue it)", job=job.id)
+            return
+        log.info("task handed back to the queue", job=job.id, func=job.func_name)
+
+    def interrupt(self) -> None:
+        """Raise `TaskInterrupted` in the thread running the job (delivered at its next Python step)."""
+        job = self._running
+        if job is None or self._handing_back:
+            return
+        self._handing_back = job.id
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_long(self._job_thread), ctypes.py_object(TaskInterrupted)
+        )
+
+
+class _ThreadWorker(_LeasedWorker):
+    """A worker in a thread of a server process: no signal handlers (only the main thread may set
     them) and job time limits by timer instead of SIGALRM."""
 
     death_penalty_class = TimerDeathPenalty
@@ -90,58 +200,141 @@ class _ThreadWorker(SimpleWorker):
         return None
 
 
+class _MainWorker(_LeasedWorker):
+    """`atrium worker`: SIGTERM or SIGINT stops it after the running task (interrupted and handed back
+    once the grace period is over); a second signal hands the task back at once."""
+
+    def _install_signal_handlers(self) -> None:
+        signal.signal(signal.SIGTERM, self._on_stop_signal)
+        signal.signal(signal.SIGINT, self._on_stop_signal)
+
+    def _on_stop_signal(self, signum: int, _frame: Any) -> None:
+        again = self.stopping.is_set()
+        self.stopping.set()
+        self._stop_requested = True
+        job = self._running
+        if job is None:
+            raise StopRequested()
+        log.info("stopping: the running task gets its grace period", job=job.id, seconds=self.grace_seconds)
+        if again or self.grace_seconds <= 0:
+            self.interrupt()
+            return
+        timer = threading.Timer(self.grace_seconds, self._interrupt_if_running, args=(job.id,))
+        timer.daemon = True
+        timer.start()
+
+    def _interrupt_if_running(self, job_id: str) -> None:
+        if self._running is not None and self._running.id == job_id:
+            self.interrupt()
+
+
 class QueueTaskRunner:
     """Tasks in an RQ queue in Redis: they outlive the process that asked, and any server process's
     worker threads or an `atrium worker` process take them."""
 
     #: How long a blocked worker waits for a job before checking whether it should stop (seconds).
     POLL_SECONDS = 5
+    #: The longest pause before a worker that lost Redis tries again (seconds).
+    MAX_RETRY_SECONDS = 10.0
 
-    def __init__(self, services: Services, redis_url: str, queue_name: str, threads: int = 2,
-                 job_timeout: int = 3600) -> None:
+    def __init__(
+        self,
+        services: Services,
+        redis_url: str,
+        queue_name: str,
+        threads: int = 2,
+        job_timeout: int = 3600,
+        lease_seconds: int = 30,
+        grace_seconds: float = 10.0,
+    ) -> None:
         self.services = services
         self.connection = redis.Redis.from_url(redis_url)
         self.queue = Queue(queue_name, connection=self.connection)
         self.threads = threads
         self.job_timeout = job_timeout
-        self._workers: list[SimpleWorker] = []
+        self.lease_seconds = lease_seconds
+        self.grace_seconds = grace_seconds
+        self._workers: list[_LeasedWorker] = []
+        self._stopping = threading.Event()
 
     def submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
         check_task(func)
         job = self.queue.enqueue(
-            func, args=args, kwargs=kwargs, job_timeout=self.job_timeout,
-            result_ttl=3600, failure_ttl=7 * 24 * 3600,
+            func,
+            args=args,
+            kwargs=kwargs,
+            job_timeout=self.job_timeout,
+            result_ttl=3600,
+            failure_ttl=7 * 24 * 3600,
         )
         return str(job.id)
 
-    def _worker(self, cls: type[SimpleWorker]) -> SimpleWorker:
-        return cls([self.queue], connection=self.connection, worker_ttl=self.POLL_SECONDS + 15)
+    def _worker(self, cls: type[_LeasedWorker]) -> _LeasedWorker:
+        return cls(
+            [self.queue],
+            connection=self.connection,
+            worker_ttl=self.POLL_SECONDS + 15,
+            lease_seconds=self.lease_seconds,
+            grace_seconds=self.grace_seconds,
+        )
 
     def start(self) -> None:
         """Start this process's worker threads (none when `task_threads` is 0)."""
+        self._stopping.clear()
         for n in range(self.threads):
-            worker = self._worker(_ThreadWorker)
-            self._workers.append(worker)
-            threading.Thread(
-                target=self._work_in_thread, args=(worker,), name=f"atrium-rq-{n}", daemon=True
-            ).start()
+            threading.Thread(target=self._work_in_thread, name=f"atrium-rq-{n}", daemon=True).start()
 
-    def _work_in_thread(self, worker: SimpleWorker) -> None:
+    def _work_in_thread(self) -> None:
         token = bind(self.services)
         try:
-            worker.work(logging_level="WARNING")
-        except Exception:
-            log.exception("task worker stopped", worker=worker.name)
+            self._keep_working(_ThreadWorker, "WARNING")
         finally:
             unbind(token)
+
+    def _keep_working(self, cls: type[_LeasedWorker], level: str, burst: bool = False) -> bool:
+        """Run workers until asked to stop: a worker that quit on a lost Redis is replaced once it is back."""
+        worked, pause = False, 1.0
+        while not self._stopping.is_set():
+            began, asked = time.monotonic(), False
+            try:
+                worker = self._worker(cls)
+                self._workers.append(worker)
+                try:
+                    worked = bool(worker.work(burst=burst, logging_level=level)) or worked
+                finally:
+                    self._workers.remove(worker)
+                    asked = worker.stopping.is_set()
+            except StopRequested:
+                break
+            except redis.RedisError as exc:
+                log.warning("task worker lost Redis", error=str(exc))
+            except Exception:
+                log.exception("task worker stopped")
+            if burst or asked:
+                break
+            pause = 1.0 if time.monotonic() - began > 60 else min(pause * 2, self.MAX_RETRY_SECONDS)
+            try:
+                self._stopping.wait(pause)
+            except StopRequested:
+                break
+        return worked
 
     def work(self, burst: bool = False) -> bool:
         """Run a worker in the calling (main) thread until stopped by a signal, or the queue is empty
         with `burst`; True when it ran any job. Jobs run in this process (no fork per job), so the
         platform it started (database pool, plugins) serves every one."""
-        return bool(self._worker(SimpleWorker).work(burst=burst, logging_level="INFO"))
+        return self._keep_working(_MainWorker, "INFO", burst)
 
     def shutdown(self) -> None:
-        for worker in self._workers:
+        """Stop this process's workers: running tasks get the grace period, then go back to the queue."""
+        self._stopping.set()
+        workers = list(self._workers)
+        for worker in workers:
+            worker.stopping.set()
             worker._stop_requested = True
-        self._workers.clear()
+        deadline = time.monotonic() + self.grace_seconds
+        for worker in workers:
+            if not worker.idle.wait(max(0.0, deadline - time.monotonic())):
+                worker.interrupt()
+        for worker in workers:
+            worker.idle.wait(10)

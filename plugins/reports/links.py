@@ -5,6 +5,9 @@ Passing the password (or validating a link without one) gives the client a short
 (header `linkToken`) that data, option and export calls present; every such call re-checks the link
 (disabled, expired, locked, password changed), failing closed. Ten wrong passwords lock the link until
 its owner resets it, and one client gets five tries a minute.
+
+Only the platform's own pages may frame a link page unless its owner allows embedding and names the
+sites (origins) that may; the link page's HTML answer carries those as `frame-ancestors`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from atrium.sdk.services import services
 
 PASSWORD = re.compile(r"^\d{4}$")
 LINK_ID = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+LINK_PAGE = re.compile(r"^/dynamic-report/link/([A-Za-z0-9_-]{20,64})/?$")
 STATE_TTL = 60.0
+#: an origin that may frame a link page: scheme, host (optionally `*.` and at least two labels), port
+ORIGIN = re.compile(
+    r"^https?://(?:\*\.(?=[a-z0-9-]+\.[a-z0-9-]))?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+    r"(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$"
+)
+MAX_EMBED_ORIGINS = 10
 
 
 class LinkDenied(AtriumError):
@@ -62,7 +72,12 @@ def _state(link: PanelLink) -> dict[str, Any]:
         "locked": link.locked,
         "ownerAdmin": link.owner_admin,
         "ownerRoles": json.loads(link.owner_roles or "[]"),
+        "embedOrigins": _origins(link) if link.embed_allowed else [],
     }
+
+
+def _origins(link: PanelLink) -> list[str]:
+    return [str(o) for o in json.loads(link.embed_origins or "[]")]
 
 
 def plugin_enabled(tenant_id: int) -> bool:
@@ -91,6 +106,35 @@ def load_state(link_id: str) -> dict[str, Any] | None:
     if not plugin_enabled(state["tenantId"]):
         return None
     return state
+
+
+def frame_ancestors(path: str) -> list[str] | None:
+    """The sites besides the platform itself that may frame the page at `path`, when it is a link page:
+    none unless the link's owner allowed embedding (an unknown link: none either)."""
+    m = LINK_PAGE.match(path)
+    if m is None:
+        return None
+    state = load_state(m.group(1))
+    return list(state.get("embedOrigins", [])) if state else []
+
+
+def clean_origins(raw: list[str]) -> list[str]:
+    """Origins as the browser compares them (lower case, no trailing slash), each checked, no repeats."""
+    if len(raw) > MAX_EMBED_ORIGINS:
+        raise BadRequest("reports:link.embed_origins_too_many", limit=MAX_EMBED_ORIGINS)
+    out: list[str] = []
+    for item in raw:
+        origin = item.strip().lower().removesuffix("/") if isinstance(item, str) else ""
+        if len(origin) > 255 or not ORIGIN.match(origin) or not _port_ok(origin):
+            raise BadRequest("reports:link.embed_origin", origin=str(item)[:100])
+        if origin not in out:
+            out.append(origin)
+    return out
+
+
+def _port_ok(origin: str) -> bool:
+    _, _, tail = origin.rpartition(":")
+    return not tail.isdigit() or 0 < int(tail) < 65536
 
 
 def expired(state: dict[str, Any]) -> bool:
@@ -250,6 +294,8 @@ def link_public(link: PanelLink) -> dict[str, Any]:
         "overTime": int(link.over_time.timestamp() * 1000) if link.over_time else None,
         "locked": link.locked,
         "failedAttempts": link.failed_attempts,
+        "allowEmbed": link.embed_allowed,
+        "embedOrigins": _origins(link),
         "uri": f"/dynamic-report/link/{link.id}",
     }
 
@@ -289,7 +335,12 @@ def update(
     password: str | None = None,
     over_time: datetime | None | bool = False,
     unlock: bool = False,
+    allow_embed: bool | None = None,
+    embed_origins: list[str] | None = None,
 ) -> None:
+    origins = clean_origins(embed_origins) if embed_origins is not None else _origins(link)
+    if (link.embed_allowed if allow_embed is None else allow_embed) and not origins:
+        raise BadRequest("reports:link.embed_origins_required")
     if valid is not None:
         link.valid = valid
     if enable_pwd is not None:
@@ -305,6 +356,9 @@ def update(
         link.over_time = over_time if isinstance(over_time, datetime) else None
     if unlock:
         link.locked, link.failed_attempts = False, 0
+    if allow_embed is not None:
+        link.embed_allowed = allow_embed
+    link.embed_origins = json.dumps(origins)
     link.updated_at = utcnow()
     session().flush()
     forget(link.id)

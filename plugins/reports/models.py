@@ -178,3 +178,6 @@ class PanelLink(TenantScoped, Timestamps, Base):
     locked: Mapped[bool] = mapped_column(Boolean, default=False)
     owner_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     owner_roles: Mapped[str] = mapped_column(Text, default="[]")
+    #: whether pages of other sites may frame the link page, and which (JSON list of origins)
+    embed_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    embed_origins: Mapped[str] = mapped_column(Text, default="[]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from atrium.plugins.reports import demo, extract, sources, transfer_hookup
+from atrium.plugins.reports import demo, extract, links, sources, transfer_hookup
 from atrium.plugins.reports.api import router
 from atrium.plugins.reports.models import Base
 from atrium.plugins.reports.settings import report_settings
@@ -83,3 +83,8 @@ def atrium_startup() -> None:
 def atrium_shutdown() -> None:
     sources.dispose_all()
     extract.close()
+
+
+@hookimpl
+def atrium_frame_ancestors(path: str) -> list[str] | None:
+    return links.frame_ancestors(path)

@@ -40,6 +40,9 @@ class LinkUpdate(BaseModel):
     overTime: int | None = Field(default=None, ge=0)
     clearOverTime: bool = False
     unlock: bool = False
+    allowEmbed: bool | None = None
+    #: sites (https://host[:port]) that may frame the link page while allowEmbed is on
+    embedOrigins: list[Any] | None = Field(default=None, max_length=100)
 
 
 @router.get("/link/{id}", public=True)
@@ -86,7 +89,8 @@ def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
 
 @router.post("/api/link/update", body=LinkUpdate)
 def update(body: LinkUpdate) -> dict[str, Any]:
-    """Enable or disable a link, switch or reset its password (also unlocks), set or clear its expiry."""
+    """Enable or disable a link, switch or reset its password (also unlocks), set or clear its expiry,
+    allow or forbid other sites to embed it (and which)."""
     viewer = session_viewer()
     link = links.get_link(body.id)
     links.require_manage(link.panel_id, viewer)
@@ -102,5 +106,7 @@ def update(body: LinkUpdate) -> dict[str, Any]:
         password=body.pwd,
         over_time=over,
         unlock=body.unlock,
+        allow_embed=body.allowEmbed,
+        embed_origins=body.embedOrigins,
     )
     return links.link_public(link)

@@ -18,7 +18,7 @@ from atrium.plugins.files.multipart import clean_filename
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
-from atrium.sdk.services import services
+from atrium.sdk.services import TaskInterrupted, services
 
 from . import runtime
 from .models import DONE, FAILED, RUNNING, WAITING, ExportTask
@@ -193,6 +193,9 @@ def run_export(task_id: int, tenant_id: int) -> None:
             return
         try:
             _Export(task_id).run()
+        except TaskInterrupted:
+            _hand_back(task_id)
+            raise
         except AtriumError as exc:
             fail(task_id, services().t(exc.key, **exc.params))
         except Exception:
@@ -215,6 +218,17 @@ def _claim(task_id: int) -> bool:
             )
         )
         return bool(getattr(res, "rowcount", 0))
+
+
+def _hand_back(task_id: int) -> None:
+    """The worker is stopping: the export waits again (this attempt not counted) for the task's next run."""
+    with services().db() as db:
+        db.execute(
+            update(ExportTask)
+            .where(ExportTask.id == task_id, ExportTask.status == RUNNING)
+            .where(ExportTask.owner == runtime.owner())
+            .values(status=WAITING, attempts=ExportTask.attempts - 1, progress=0, heartbeat_at=utcnow())
+        )
 
 
 def fail(task_id: int, message: str) -> None:

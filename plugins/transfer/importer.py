@@ -22,7 +22,7 @@ from atrium.plugins.files.multipart import UploadedFile
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
-from atrium.sdk.services import services
+from atrium.sdk.services import TaskInterrupted, services
 
 from . import reader, runtime
 from .convert import RowConverter, auto_match
@@ -286,8 +286,13 @@ def run_import(batch_id: int, tenant_id: int) -> None:
     with runtime.background(tenant_id, snap[0], snap[1]):
         if not _claim(batch_id):
             return
+        run = _Run(batch_id)
         try:
-            _Run(batch_id).run()
+            run.run()
+        except TaskInterrupted:
+            run.interrupted()
+            _release_source(batch_id)
+            raise
         except AtriumError as exc:
             _finish_failed(batch_id, services().t(exc.key, **exc.params))
         except Exception:
@@ -359,18 +364,7 @@ class _Run:
             _batch.reset(token)
             if self.fail_writer is not None:
                 self.fail_writer.close()
-        fail_file = None
-        if self.fail_path is not None:
-            with services().db():
-                att = files.store_file(
-                    self.fail_path,
-                    f"failed-{self.batch_id}.xlsx",
-                    XLSX,
-                    func_code="import-failed",
-                    policy="import",
-                )
-                fail_file = att.id
-            self.fail_path.unlink(missing_ok=True)
+        fail_file = self._store_failures()
         with services().db() as db:
             db.execute(
                 update(ImportBatch)
@@ -382,6 +376,36 @@ class _Run:
                     finished_at=utcnow(),
                     heartbeat_at=utcnow(),
                 )
+            )
+
+    def _store_failures(self) -> int | None:
+        """Keep the refused rows so far as a workbook beside the batch; its file id."""
+        if self.fail_path is None:
+            return None
+        with services().db():
+            att = files.store_file(
+                self.fail_path,
+                f"failed-{self.batch_id}.xlsx",
+                XLSX,
+                func_code="import-failed",
+                policy="import",
+            )
+        self.fail_path.unlink(missing_ok=True)
+        return att.id
+
+    def interrupted(self) -> None:
+        """The worker is stopping mid-import: the rows saved so far stay (each chunk was committed with its
+        counters), the refused ones are kept as a workbook, and the batch fails saying how far it got
+        (importing the rest again is the user's choice: a second run would save the first rows twice)."""
+        fail_file = self._store_failures()
+        with services().db() as db:
+            batch = db.get(ImportBatch, self.batch_id)
+            if batch is None or batch.status not in (WAITING, RUNNING):
+                return
+            batch.status, batch.finished_at, batch.heartbeat_at = FAILED, utcnow(), utcnow()
+            batch.data_count, batch.fail_file_id = batch.processed, fail_file
+            batch.error_msg = services().t(
+                "transfer:import.interrupted", processed=batch.processed, saved=batch.success_count
             )
 
     def _import(

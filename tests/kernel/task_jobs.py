@@ -14,3 +14,21 @@ def remember(key: str, value: str) -> None:
 
 def fail(message: str) -> None:
     raise RuntimeError(message)
+
+
+def linger(key: str, seconds: float) -> None:
+    """Run for a while in small steps (a stop request lands between two); say whether it was interrupted."""
+    import time
+
+    from atrium.sdk.services import TaskInterrupted
+
+    cache = services().cache
+    cache.set(key, "running", ttl=300)
+    try:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+    except TaskInterrupted:
+        cache.set(key, "interrupted", ttl=300)
+        raise
+    cache.set(key, "finished", ttl=300)

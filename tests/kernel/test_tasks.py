@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from rq.job import Job
 
 from atrium.kernel.services.cache import RedisCache
-from atrium.kernel.services.tasks import QueueTaskRunner, ThreadTaskRunner
+from atrium.kernel.services.tasks import MAX_REQUEUES, QueueTaskRunner, ThreadTaskRunner, requeue_abandoned
 
 from . import task_jobs
 
@@ -104,3 +105,145 @@ def test_worker_needs_redis(tmp_path: Path) -> None:
     done = subprocess.run([str(atrium), "worker", "--burst"], env=env, capture_output=True, timeout=60)
     assert done.returncode != 0
     assert "ATRIUM_REDIS_URL" in done.stderr.decode()
+
+
+@pytest.fixture
+def queue_runner(kernel: Any) -> Any:
+    """A queue of its own on the test Redis, without worker threads until a test starts them."""
+    runner = QueueTaskRunner(
+        kernel,
+        REDIS,
+        f"atrium-test-lease-{secrets.token_hex(4)}:tasks",
+        threads=0,
+        lease_seconds=3,
+        grace_seconds=0.5,
+    )
+    yield runner
+    runner.shutdown()
+    for key in runner.connection.keys(f"rq:*{runner.queue.name}*"):
+        runner.connection.delete(key)
+
+
+def taken_by_a_worker_that_dies(runner: Any, job_id: str) -> Job:
+    """What a worker does before running a job (takes it, marks it started under a lease), then nothing:
+    the process is gone (kill -9)."""
+    from atrium.kernel.services.tasks import _ThreadWorker
+
+    worker = runner._worker(_ThreadWorker)
+    worker.register_birth()
+    job = Job.fetch(job_id, connection=runner.connection)
+    runner.queue.remove(job)
+    worker.prepare_execution(job)
+    worker.prepare_job_execution(job)
+    assert job.get_status(refresh=True) == "started"
+    return job
+
+
+@needs_redis
+def test_a_job_whose_worker_died_is_requeued_once_its_lease_lapses(queue_runner: Any) -> None:
+    key = f"task:{secrets.token_hex(6)}"
+    job_id = queue_runner.submit(task_jobs.remember, key, "after the crash")
+    job = taken_by_a_worker_that_dies(queue_runner, job_id)
+    assert requeue_abandoned(queue_runner.queue) == []  # the lease still holds: it may be running
+    time.sleep(queue_runner.lease_seconds + 1.5)
+    assert requeue_abandoned(queue_runner.queue) == [job_id]
+    assert job.get_status(refresh=True) == "queued" and job_id in queue_runner.queue.job_ids
+    queue_runner.threads = 1
+    queue_runner.start()
+    got = wait_for(lambda: RedisCache(REDIS, queue_runner.services.settings.redis_prefix).get(key))
+    assert got["value"] == "after the crash"
+
+
+@needs_redis
+def test_a_job_that_keeps_killing_its_workers_ends_failed(queue_runner: Any) -> None:
+    job_id = queue_runner.submit(task_jobs.remember, f"task:{secrets.token_hex(6)}", "never")
+    for _ in range(MAX_REQUEUES):
+        taken_by_a_worker_that_dies(queue_runner, job_id)
+        time.sleep(queue_runner.lease_seconds + 1.5)
+        assert requeue_abandoned(queue_runner.queue) == [job_id]
+    job = taken_by_a_worker_that_dies(queue_runner, job_id)
+    time.sleep(queue_runner.lease_seconds + 1.5)
+    assert requeue_abandoned(queue_runner.queue) == []
+    queue_runner.queue.started_job_registry.cleanup()  # what every worker's maintenance does
+    assert job.get_status(refresh=True) == "failed"
+    assert job_id in queue_runner.queue.failed_job_registry.get_job_ids()
+
+
+@needs_redis
+def test_a_running_job_holds_its_lease_while_it_runs(queue_runner: Any, kernel: Any) -> None:
+    key = f"task:{secrets.token_hex(6)}"
+    job_id = queue_runner.submit(task_jobs.linger, key, queue_runner.lease_seconds * 3)
+    queue_runner.threads = 1
+    queue_runner.start()
+    wait_for(lambda: kernel.cache.get(key) == "running" or None)
+    time.sleep(queue_runner.lease_seconds * 2)
+    assert requeue_abandoned(queue_runner.queue) == []  # renewed: never taken for abandoned
+    wait_for(lambda: kernel.cache.get(key) == "finished" or None)
+    assert Job.fetch(job_id, connection=queue_runner.connection).get_status(refresh=True) == "finished"
+
+
+@needs_redis
+def test_a_stopping_worker_hands_its_running_job_back_after_the_grace_period(
+    queue_runner: Any, kernel: Any
+) -> None:
+    key = f"task:{secrets.token_hex(6)}"
+    job_id = queue_runner.submit(task_jobs.linger, key, 60)
+    queue_runner.threads = 1
+    queue_runner.start()
+    wait_for(lambda: kernel.cache.get(key) == "running" or None)
+    t = time.monotonic()
+    queue_runner.shutdown()
+    assert time.monotonic() - t < queue_runner.grace_seconds + 5
+    assert kernel.cache.get(key) == "interrupted"
+    job = Job.fetch(job_id, connection=queue_runner.connection)
+    assert job.get_status(refresh=True) == "queued" and job_id in queue_runner.queue.job_ids
+
+
+@needs_redis
+def test_a_stopping_worker_lets_a_short_job_finish(queue_runner: Any, kernel: Any) -> None:
+    key = f"task:{secrets.token_hex(6)}"
+    queue_runner.grace_seconds = 10
+    job_id = queue_runner.submit(task_jobs.linger, key, 1.0)
+    queue_runner.threads = 1
+    queue_runner.start()
+    wait_for(lambda: kernel.cache.get(key) == "running" or None)
+    queue_runner.shutdown()
+    assert kernel.cache.get(key) == "finished"
+    assert Job.fetch(job_id, connection=queue_runner.connection).get_status(refresh=True) == "finished"
+
+
+@needs_redis
+def test_the_worker_command_hands_back_its_job_on_sigterm(tmp_path: Path) -> None:
+    """`atrium worker` told to stop (SIGTERM) while a job runs: after the grace period the job goes back to
+    the queue, and the process ends."""
+    prefix = f"atrium-test-term-{secrets.token_hex(4)}:"
+    submitter = QueueTaskRunner(None, REDIS, prefix + "tasks", threads=0)  # type: ignore[arg-type]
+    key = f"task:{secrets.token_hex(6)}"
+    job_id = submitter.submit(task_jobs.linger, key, 120)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ATRIUM_REDIS_URL": REDIS,
+        "ATRIUM_REDIS_PREFIX": prefix,
+        "ATRIUM_VAR_DIR": str(tmp_path),
+        "ATRIUM_TASK_GRACE_SECONDS": "1",
+    }
+    atrium = Path(os.sys.executable).parent / "atrium"
+    proc = subprocess.Popen(
+        [str(atrium), "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        cache = RedisCache(REDIS, prefix)
+        wait_for(lambda: cache.get(key) == "running" or None, 120)
+        t = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+        assert time.monotonic() - t < 15
+        assert cache.get(key) == "interrupted"
+        job = Job.fetch(job_id, connection=submitter.connection)
+        assert job.get_status(refresh=True) == "queued" and job_id in submitter.queue.job_ids
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for k in submitter.connection.keys(f"*{prefix}*"):
+            submitter.connection.delete(k)
