@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -71,7 +72,21 @@ def framing(kernel: Kernel) -> Framing:
     return frame_ancestors
 
 
-class SPAStatic(StaticFiles):
+HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.(?:js|css|woff2?|png|svg|jpe?g|webp)$")
+
+
+class BuiltFiles(StaticFiles):
+    """A web bundle's files: a file whose name carries its content hash never changes, so browsers keep it
+    for a year without asking again; anything else (index.html, remoteEntry.js) is checked every time."""
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        immutable = HASHED_NAME.search(str(full_path)) is not None
+        response.headers["cache-control"] = "public, max-age=31536000, immutable" if immutable else "no-cache"
+        return response
+
+
+class SPAStatic(BuiltFiles):
     """The host's built files, with index.html for client-side routes."""
 
     def __init__(self, *, frame_ancestors: Framing = _nobody, **kw: Any) -> None:
@@ -100,7 +115,7 @@ def web_routes(settings: Settings, frame_ancestors: Framing = _nobody) -> list[B
         for d in sorted(plugins_dir.iterdir()):
             dist = d / "dist"
             if dist.is_dir():
-                routes.append(Mount(f"/plugins/{d.name}", app=StaticFiles(directory=str(dist))))
+                routes.append(Mount(f"/plugins/{d.name}", app=BuiltFiles(directory=str(dist))))
     if settings.web_dir.is_dir():
         routes.append(
             Mount(

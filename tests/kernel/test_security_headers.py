@@ -62,6 +62,22 @@ def test_static_files_are_not_sniffed(client: AtriumClient) -> None:
     assert resp.headers["x-content-type-options"] == "nosniff"
 
 
+def test_hashed_bundle_files_are_kept_and_the_rest_revalidated(client: AtriumClient, kernel) -> None:  # type: ignore[no-untyped-def]
+    web = kernel.settings.web_dir
+    hashed = next(p for p in sorted((web / "assets").glob("main.*.js")))
+    kept = client.http.get(f"/assets/{hashed.name}")
+    assert kept.status_code == 200
+    assert kept.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.http.get("/").headers["cache-control"] == "no-cache"
+    assert client.http.get("/home").headers["cache-control"] == "no-cache"
+    remotes = sorted(kernel.settings.web_plugins_dir.glob("*/dist/remoteEntry.js"))
+    assert remotes, "the plugins' web bundles are built"
+    plugin = remotes[0].parent.parent.name
+    assert client.http.get(f"/plugins/{plugin}/remoteEntry.js").headers["cache-control"] == "no-cache"
+    chunk = next(p for p in sorted(remotes[0].parent.glob("*.js")) if p.name != "remoteEntry.js")
+    assert "immutable" in client.http.get(f"/plugins/{plugin}/{chunk.name}").headers["cache-control"]
+
+
 @pytest.mark.parametrize(
     ("name", "data", "ctype", "disposition"),
     [
