@@ -25,7 +25,7 @@ from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
 from atrium.kernel.routing import ExactPathRouter
 from atrium.kernel.runtime import Kernel
-from atrium.kernel.security_headers import FRAME_ANCESTORS, SecurityHeadersMiddleware
+from atrium.kernel.security_headers import FRAME_ANCESTORS
 from atrium.kernel.websocket import make_ws_endpoint
 from atrium.sdk.context import current_context
 from atrium.sdk.routing import Router, RouteSpec
@@ -179,7 +179,6 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(SecurityHeadersMiddleware),
             Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel),
         ],
         lifespan=lifespan,

@@ -17,8 +17,7 @@ import re
 from functools import lru_cache
 
 import secure
-from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope
 
 
 def _permissions() -> secure.PermissionsPolicy:
@@ -66,34 +65,26 @@ def html_headers(frame_ancestors: tuple[str, ...] = ()) -> dict[str, str]:
     )
 
 
-API_HEADERS = dict(
-    secure.Secure(xcto=secure.XContentTypeOptions(), cache=secure.CacheControl().no_store()).headers
+def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+
+
+API_HEADERS = _raw(
+    dict(secure.Secure(xcto=secure.XContentTypeOptions(), cache=secure.CacheControl().no_store()).headers)
 )
-STATIC_HEADERS = dict(secure.Secure(xcto=secure.XContentTypeOptions()).headers)
+STATIC_HEADERS = _raw(dict(secure.Secure(xcto=secure.XContentTypeOptions()).headers))
 
 
-class SecurityHeadersMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path: str = scope.get("path", "")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                kind = headers.get("content-type", "")
-                if path.startswith("/api/"):
-                    extra = API_HEADERS
-                elif kind.startswith("text/html"):
-                    extra = html_headers(scope.get(FRAME_ANCESTORS, ()))
-                else:
-                    extra = STATIC_HEADERS
-                for name, value in extra.items():
-                    headers.setdefault(name, value)
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+def add_security_headers(scope: Scope, message: Message) -> None:
+    """Adds an HTTP answer's security headers to its start message, each unless the answer set it itself:
+    API answers are never stored, HTML carries the content policy, everything is never sniffed."""
+    raw = list(message.get("headers", ()))
+    if scope.get("path", "").startswith("/api/"):
+        extra = API_HEADERS
+    elif any(k == b"content-type" and v.startswith(b"text/html") for k, v in raw):
+        extra = _raw(html_headers(scope.get(FRAME_ANCESTORS, ())))
+    else:
+        extra = STATIC_HEADERS
+    present = {k.lower() for k, _ in raw}
+    raw.extend(item for item in extra if item[0] not in present)
+    message["headers"] = raw
