@@ -9,12 +9,13 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
-from sqlalchemy import BindParameter, String, Table, bindparam, func, literal, or_, select, union, union_all
+from sqlalchemy import BindParameter, String, Table, bindparam, func, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from atrium.kernel import admin, menus
 from atrium.kernel.api.deps import kernel
 from atrium.kernel.api.manifest import plugins as plugin_rows
+from atrium.kernel.api.permissions import PERMISSIONS, effective_permissions
 from atrium.kernel.identity.passwords import hash_password
 from atrium.kernel.identity.sessions import revoke_user, revoke_where
 from atrium.kernel.models import (
@@ -813,95 +814,6 @@ class PermissionQuery(BaseModel):
     userId: int
     tenantId: int | None = None
     systemCode: str = Field(default="iotAutho", max_length=64)
-
-
-PERMISSIONS = menus.MENUS  # dropped with the menu trees: on every grant, menu and resource change
-
-
-def effective_permissions(user_id: int, tenant_id: int, system_code: str) -> dict[str, Any]:
-    """The menus and buttons a user's roles in a tenant grant in a system (administrators see all).
-
-    One indexed statement finds the user's administrator flags and roles; the menus and buttons those
-    roles grant are then computed once per (tenant, system, set of roles) and kept in the in-process
-    cache, which every grant, role, menu and resource change drops (in every process, and again when the
-    change commits)."""
-    db = session()
-    with unscoped():
-        held = db.execute(
-            select(User.is_super_admin, Membership.is_supervisor, UserRole.role_id)
-            .join(Membership, Membership.user_id == User.id)
-            .outerjoin(UserRole, (UserRole.user_id == User.id) & (UserRole.tenant_id == tenant_id))
-            .where(User.id == user_id, Membership.tenant_id == tenant_id)
-        ).all()
-    everything = any(r[0] or r[1] for r in held)
-    roles = frozenset(r[2] for r in held if r[2] is not None)
-    cache = kernel().local
-    key = ("permissions", tenant_id, system_code, everything, roles)
-    granted = cache.get(PERMISSIONS, key)
-    if granted is None:
-        granted = _granted(tenant_id, system_code, everything, roles)
-        cache.put(PERMISSIONS, key, granted)
-    return {"all": everything, "roleIds": sorted(roles), **granted}
-
-
-def _catalogue(system_code: str) -> tuple[dict[int, tuple[int | None, dict[str, Any]]], dict[int, Any]]:
-    """A system's menus (parent and answer row by id) and button resources (menu and answer row by id),
-    kept beside the menu trees and dropped with them."""
-    cache = kernel().local
-    key = ("catalogue", system_code)
-    found = cache.get(PERMISSIONS, key)
-    if found is not None:
-        return cast(tuple[dict[int, tuple[int | None, dict[str, Any]]], dict[int, Any]], found)
-    conn = session().connection()
-    m, r = Menu.__table__.c, MenuResource.__table__.c
-    menu_rows = conn.execute(
-        select(m.id, m.parent_id, m.code, m.name).where(m.system_code == system_code).order_by(m.sort, m.id)
-    ).all()
-    res_rows = conn.execute(
-        select(r.id, r.menu_id, r.code, r.name)
-        .join_from(MenuResource.__table__, Menu.__table__, m.id == r.menu_id)
-        .where(m.system_code == system_code).order_by(r.menu_id, r.id)
-    ).all()
-    menus_by_id = {
-        i: (parent, {"menuId": str(i), "menuCode": code, "menuName": name,
-                     "parentId": str(parent) if parent else None})
-        for i, parent, code, name in menu_rows
-    }
-    resources_by_id = {
-        i: (menu, {"resourceId": str(i), "menuId": str(menu), "resourceCode": code, "resourceName": name})
-        for i, menu, code, name in res_rows
-    }
-    cache.put(PERMISSIONS, key, (menus_by_id, resources_by_id))
-    return menus_by_id, resources_by_id
-
-
-def _granted(tenant_id: int, system_code: str, everything: bool, roles: frozenset[int]) -> dict[str, Any]:
-    menus_by_id, resources_by_id = _catalogue(system_code)
-    if everything:
-        return {"menus": [row for _, row in menus_by_id.values()],
-                "resources": [row for _, row in resources_by_id.values()]}
-    if not roles:
-        return {"menus": [], "resources": []}
-    rm, rr = RoleMenu.__table__.c, RoleResource.__table__.c
-    held: BindParameter[list[int]] = bindparam("roles", expanding=True)
-    ids = union(  # the roles' menus and buttons, each once, in one round trip
-        select(literal(0), rm.menu_id).where(rm.tenant_id == tenant_id, rm.role_id.in_(held)),
-        select(literal(1), rr.resource_id).where(rr.tenant_id == tenant_id, rr.role_id.in_(held)),
-    )
-    granted: set[int] = set()
-    buttons: set[int] = set()
-    for kind, value in session().connection().execute(ids, {"roles": sorted(roles)}):
-        (buttons if kind else granted).add(value)
-    keep: set[int] = set()
-    for menu_id in granted:
-        node: int | None = menu_id
-        while node is not None and node not in keep and node in menus_by_id:
-            keep.add(node)
-            node = menus_by_id[node][0]
-    return {
-        "menus": [row for i, (_, row) in menus_by_id.items() if i in keep],
-        "resources": [row for i, (menu, row) in resources_by_id.items() if i in buttons and menu in keep],
-    }
 
 
 def grants_changed() -> None:

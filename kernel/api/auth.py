@@ -7,8 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from atrium.kernel.api.deps import kernel
-from atrium.kernel.identity import service
+from atrium.kernel.identity import modes, service
 from atrium.kernel.identity.dialcodes import foreign_number_message
+from atrium.kernel.identity.register import tenant_for
 from atrium.kernel.identity.sessions import revoke_family
 from atrium.kernel.models import Tenant, User
 from atrium.kernel.systems import check_system_usable
@@ -40,7 +41,20 @@ def captcha() -> dict[str, str]:
     return service.new_captcha(kernel())
 
 
-class LoginIn(BaseModel):
+class PageTenant(BaseModel):
+    """The tenant whose sign-in page asks (by id or domain), when it names one."""
+
+    tenantId: int | None = None
+    domainName: str = Field(default="", max_length=128)
+
+    def require_mode(self, mode: str) -> None:
+        """Refuse at once a mode the page's tenant switched off."""
+        if self.tenantId is not None or self.domainName:
+            tenant = tenant_for(self.tenantId, self.domainName)
+            modes.require(tenant.id if tenant else None, mode)
+
+
+class LoginIn(PageTenant):
     loginType: Literal["account", "phone", "email"] = "account"
     account: str = Field(default="", max_length=64)
     password: str = Field(default="", max_length=2048)
@@ -94,7 +108,9 @@ def _answer(result: service.LoginResult) -> dict[str, Any]:
 
 @router.post("/base-user/login", public=True, body=LoginIn, response=LoginOut)
 def login(body: LoginIn) -> dict[str, Any]:
-    """Sign in with account and encrypted password, or with a phone or e-mail code."""
+    """Sign in with account and encrypted password, or with a phone or e-mail code (the modes the tenant
+    offers)."""
+    body.require_mode(body.loginType)
     k = kernel()
     if body.loginType == "account":
         result = service.password_login(k, body.account, body.password, body.captchaId, body.captchaCode)
@@ -105,17 +121,18 @@ def login(body: LoginIn) -> dict[str, Any]:
     return _answer(result)
 
 
-class PhoneQuery(BaseModel):
+class PhoneQuery(PageTenant):
     phone: str = Field(max_length=32)
 
 
-class EmailQuery(BaseModel):
+class EmailQuery(PageTenant):
     email: str = Field(max_length=128)
 
 
 @router.get("/base-user/pre-captcha", public=True, query=PhoneQuery)
 def send_sms_code(query: PhoneQuery) -> None:
     """Send a sign-in code by SMS (mainland numbers only)."""
+    query.require_mode("phone")
     phone = query.phone.strip()
     if not phone:
         raise BadRequest("login.phone_empty")
@@ -127,6 +144,7 @@ def send_sms_code(query: PhoneQuery) -> None:
 @router.get("/base-user/pre-email-captcha", public=True, query=EmailQuery)
 def send_email_code(query: EmailQuery) -> None:
     """Send a sign-in code by e-mail."""
+    query.require_mode("email")
     email = query.email.strip()
     if not email:
         raise BadRequest("login.email_empty")

@@ -1,5 +1,8 @@
 """Domain-account sign-in and the tenant's sign-in options: `/base-user/ldap-login` and, for tenant
-administrators, `/admin/ldap...`, `/admin/signin-config` and `/admin/registrations...`."""
+administrators, `/admin/ldap...`, `/admin/signin-config` and `/admin/registrations...`.
+
+Supervisors work in their own tenant; super administrators name any tenant with `tenantId`. Every write
+is audited with its before and after; bind passwords appear there only as whether one is set."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy import select
 
+from atrium.kernel.api.admin import audit, target_tenant
 from atrium.kernel.api.deps import kernel
-from atrium.kernel.api.register import SigninConfigIn, config_answer
+from atrium.kernel.api.register import CONFIG_FIELDS, SigninConfigIn, config_answer
 from atrium.kernel.identity import ldap
 from atrium.kernel.identity import register as signup
 from atrium.kernel.identity.models import LdapConfig
@@ -51,6 +55,7 @@ def ldap_login(body: LdapLoginIn) -> dict[str, Any]:
 
 
 class LdapConfigIn(BaseModel):
+    tenantId: int | None = None
     id: int | None = None
     domain: str = Field(min_length=1, max_length=64)
     serverUrl: str = Field(min_length=1, max_length=512)
@@ -102,24 +107,31 @@ def _config_out(cfg: LdapConfig) -> dict[str, Any]:
     }
 
 
-def _tenant() -> int:
-    return current_context().require_user().tenant_id
+class TenantQuery(BaseModel):
+    tenantId: int | None = None
 
 
-def _own(config_id: int) -> LdapConfig:
+class IdQuery(BaseModel):
+    id: int
+    tenantId: int | None = None
+
+
+def _own(config_id: int, tenant_id: int) -> LdapConfig:
+    """A domain server of the tenant; another tenant's answers not found."""
     with unscoped():
         cfg = session().get(LdapConfig, config_id)
-    if cfg is None or cfg.tenant_id != _tenant():
+    if cfg is None or cfg.tenant_id != tenant_id:
         raise NotFound("signin.ldap_not_found")
     return cfg
 
 
-@router.get("/admin/ldap", permission="admin")
-def ldap_list() -> list[dict[str, Any]]:
+@router.get("/admin/ldap", permission="admin", query=TenantQuery)
+def ldap_list(query: TenantQuery) -> list[dict[str, Any]]:
     """The tenant's domain servers (the bind password is never shown, only whether one is set)."""
+    tenant_id = target_tenant(query.tenantId)
     with unscoped():
         rows = session().execute(
-            select(LdapConfig).where(LdapConfig.tenant_id == _tenant()).order_by(LdapConfig.domain)
+            select(LdapConfig).where(LdapConfig.tenant_id == tenant_id).order_by(LdapConfig.domain)
         )
         return [_config_out(c) for c in rows.scalars()]
 
@@ -128,15 +140,17 @@ def ldap_list() -> list[dict[str, Any]]:
 def ldap_save(body: LdapConfigIn) -> dict[str, Any]:
     """Add or change a domain server; an empty or missing bind password keeps the stored one."""
     db = session()
-    tenant_id = _tenant()
+    tenant_id = target_tenant(body.tenantId)
     with unscoped():
         clash = db.execute(
             select(LdapConfig.id).where(LdapConfig.tenant_id == tenant_id, LdapConfig.domain == body.domain)
         ).scalar()
     if clash is not None and clash != body.id:
         raise Conflict("signin.ldap_domain_exists")
+    before = None
     if body.id is not None:
-        cfg = _own(body.id)
+        cfg = _own(body.id, tenant_id)
+        before = _config_out(cfg)
     else:
         cfg = LdapConfig(tenant_id=tenant_id, bind_password="")
         db.add(cfg)
@@ -153,59 +167,73 @@ def ldap_save(body: LdapConfigIn) -> dict[str, Any]:
     cfg.enabled = body.enabled
     with unscoped():
         db.flush()
-    return _config_out(cfg)
-
-
-class IdQuery(BaseModel):
-    id: int
+    after = _config_out(cfg)
+    audit(
+        "ldap.save",
+        tenant_id,
+        cfg.id,
+        before=before,
+        after={**after, "bindPasswordChanged": bool(body.bindPassword)},
+    )
+    return after
 
 
 @router.post("/admin/ldap/delete", permission="admin", query=IdQuery)
 def ldap_delete(query: IdQuery) -> None:
     """Remove a domain server (its users stay, without the link)."""
-    cfg = _own(query.id)
+    tenant_id = target_tenant(query.tenantId)
+    cfg = _own(query.id, tenant_id)
+    before = _config_out(cfg)
     with unscoped():
         session().delete(cfg)
+    audit("ldap.delete", tenant_id, query.id, before=before)
 
 
 @router.post("/admin/ldap/test", permission="admin", query=IdQuery)
 def ldap_test(query: IdQuery) -> dict[str, Any]:
     """Bind with the service account and count the entries under the search base."""
-    return ldap.test_connection(kernel(), _own(query.id))
+    return ldap.test_connection(kernel(), _own(query.id, target_tenant(query.tenantId)))
 
 
-@router.get("/admin/signin-config", permission="admin")
-def signin_config() -> dict[str, bool]:
-    """The tenant's sign-in options: self-registration, its approval, QR-code sign-in."""
-    return config_answer(signup.config_of(_tenant()))
+@router.get("/admin/signin-config", permission="admin", query=TenantQuery)
+def signin_config(query: TenantQuery) -> dict[str, bool]:
+    """The tenant's sign-in options: the modes offered, self-registration and its approval."""
+    return config_answer(signup.config_of(target_tenant(query.tenantId)))
 
 
 @router.post("/admin/signin-config", permission="admin", body=SigninConfigIn)
 def save_signin_config(body: SigninConfigIn) -> dict[str, bool]:
-    values = {
-        name: value
-        for name, value in (
-            ("allow_register", body.allowRegister),
-            ("register_approval", body.registerApproval),
-            ("qrcode_enabled", body.qrcodeEnabled),
-        )
-        if value is not None
+    """Change some of the tenant's sign-in options; one of password, phone code and e-mail code stays on."""
+    tenant_id = target_tenant(body.tenantId)
+    before = config_answer(signup.config_of(tenant_id))
+    changes = {
+        name: value for name, value in body.model_dump(exclude={"tenantId"}).items() if value is not None
     }
-    return config_answer(signup.save_config(_tenant(), **values))
+    after = {**before, **changes}
+    if not any(after[name] for name in ("passwordEnabled", "phoneCodeEnabled", "emailCodeEnabled")):
+        raise BadRequest("signin.one_mode_required")
+    saved = config_answer(
+        signup.save_config(tenant_id, **{CONFIG_FIELDS[name]: value for name, value in changes.items()})
+    )
+    audit("signin_config.save", tenant_id, tenant_id, before=before, after=saved)
+    return saved
 
 
-@router.get("/admin/registrations", permission="admin")
-def registrations() -> list[dict[str, Any]]:
+@router.get("/admin/registrations", permission="admin", query=TenantQuery)
+def registrations(query: TenantQuery) -> list[dict[str, Any]]:
     """Registrations waiting for the tenant's approval."""
-    return signup.pending_registrations(_tenant())
+    return signup.pending_registrations(target_tenant(query.tenantId))
 
 
 class DecideIn(BaseModel):
     userId: int
     approve: bool
+    tenantId: int | None = None
 
 
 @router.post("/admin/registrations/decide", permission="admin", body=DecideIn)
 def decide(body: DecideIn) -> None:
     """Approve a registration (the account can sign in) or refuse it (the account is removed)."""
-    signup.decide_registration(_tenant(), body.userId, body.approve)
+    tenant_id = target_tenant(body.tenantId)
+    signup.decide_registration(tenant_id, body.userId, body.approve)
+    audit("registration.decide", tenant_id, body.userId, after={"approve": body.approve})

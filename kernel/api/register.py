@@ -128,14 +128,24 @@ def reset_pwd(body: ResetIn) -> None:
 
 
 class SigninConfigIn(BaseModel):
+    tenantId: int | None = None
     allowRegister: bool | None = None
     registerApproval: bool | None = None
     qrcodeEnabled: bool | None = None
+    passwordEnabled: bool | None = None
+    phoneCodeEnabled: bool | None = None
+    emailCodeEnabled: bool | None = None
+
+
+CONFIG_FIELDS = {
+    "allowRegister": "allow_register",
+    "registerApproval": "register_approval",
+    "qrcodeEnabled": "qrcode_enabled",
+    "passwordEnabled": "password_enabled",
+    "phoneCodeEnabled": "phone_code_enabled",
+    "emailCodeEnabled": "email_code_enabled",
+}
 
 
 def config_answer(row: SigninConfig) -> dict[str, bool]:
-    return {
-        "allowRegister": row.allow_register,
-        "registerApproval": row.register_approval,
-        "qrcodeEnabled": row.qrcode_enabled,
-    }
+    return {name: bool(getattr(row, column)) for name, column in CONFIG_FIELDS.items()}

@@ -126,7 +126,11 @@ class LoginInfoQuery(BaseModel):
 
 
 def login_types(tenant_id: int | None) -> list[dict[str, Any]]:
-    types: list[dict[str, Any]] = [{"type": "account"}, {"type": "phone"}, {"type": "email"}]
+    """The sign-in page's modes: those of account, phone code and e-mail code the tenant offers, its domain
+    accounts and QR code, and those plugins add."""
+    from atrium.kernel.identity import modes
+
+    types: list[dict[str, Any]] = [{"type": mode} for mode in modes.offered(tenant_id)]
     types.extend(signin_types(tenant_id))
     k = kernel()
     for plugin, extra in k.plugins.call("atrium_login_types", tenant_id=tenant_id).items():

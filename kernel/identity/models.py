@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, UniqueConstraint, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from atrium.kernel.models import Base
@@ -13,7 +13,7 @@ from atrium.sdk.db import BigId, TenantScoped, Timestamps
 
 
 class SigninConfig(Timestamps, Base):
-    """A tenant's sign-in options (absent row: no self-registration)."""
+    """A tenant's sign-in options (absent row: no self-registration, every sign-in mode offered)."""
 
     __tablename__ = "signin_config"
     tenant_id: Mapped[int] = mapped_column(
@@ -22,6 +22,9 @@ class SigninConfig(Timestamps, Base):
     allow_register: Mapped[bool] = mapped_column(Boolean, default=False)
     register_approval: Mapped[bool] = mapped_column(Boolean, default=False)
     qrcode_enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    password_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    phone_code_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    email_code_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class LdapConfig(Timestamps, TenantScoped, Base):

@@ -45,7 +45,20 @@ def config_of(tenant_id: int | None) -> SigninConfig:
     if tenant_id is not None:
         with unscoped():
             row = session().get(SigninConfig, tenant_id)
-    return row or SigninConfig(allow_register=False, register_approval=False, qrcode_enabled=True)
+    return row or _default(tenant_id)
+
+
+def _default(tenant_id: int | None) -> SigninConfig:
+    """The options of a tenant that never changed them: no self-registration, every mode offered."""
+    return SigninConfig(
+        tenant_id=tenant_id,
+        allow_register=False,
+        register_approval=False,
+        qrcode_enabled=True,
+        password_enabled=True,
+        phone_code_enabled=True,
+        email_code_enabled=True,
+    )
 
 
 def save_config(tenant_id: int, **values: bool) -> SigninConfig:
@@ -53,9 +66,7 @@ def save_config(tenant_id: int, **values: bool) -> SigninConfig:
     with unscoped():
         row = db.get(SigninConfig, tenant_id)
         if row is None:
-            row = SigninConfig(
-                tenant_id=tenant_id, allow_register=False, register_approval=False, qrcode_enabled=True
-            )
+            row = _default(tenant_id)
             db.add(row)
         for key, value in values.items():
             setattr(row, key, value)

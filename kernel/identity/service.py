@@ -14,6 +14,7 @@ import structlog
 from captcha.image import ImageCaptcha
 from sqlalchemy import select
 
+from atrium.kernel.identity import modes
 from atrium.kernel.identity.passwords import hash_password, needs_rehash, verify_password
 from atrium.kernel.identity.sessions import TokenPair, issue_tokens
 from atrium.kernel.models import DEFAULT_SYSTEM, LoginLog, Membership, Tenant, TenantSystem, User
@@ -170,7 +171,7 @@ def password_login(
     kernel.cache.delete(fail_key)
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
-    return complete_login(kernel, user)
+    return complete_login(kernel, user, mode="account")
 
 
 def code_login(kernel: Kernel, channel: str, target: str, code: str) -> LoginResult:
@@ -182,7 +183,7 @@ def code_login(kernel: Kernel, channel: str, target: str, code: str) -> LoginRes
         report_failure(kernel, target, None, "phone" if channel == "sms" else "email", "unknown")
         session().commit()
         raise LoginFailed()
-    return complete_login(kernel, user)
+    return complete_login(kernel, user, mode="phone" if channel == "sms" else "email")
 
 
 def pick_membership(user: User, tenant_id: int | None = None) -> tuple[Tenant, Membership]:
@@ -218,10 +219,17 @@ def offered_systems(tenant_id: int) -> set[str]:
 
 
 def complete_login(
-    kernel: Kernel, user: User, tenant_id: int | None = None, system_code: str | None = None
+    kernel: Kernel,
+    user: User,
+    tenant_id: int | None = None,
+    system_code: str | None = None,
+    mode: str | None = None,
 ) -> LoginResult:
+    """Issue the session; `mode` (account, phone or email) must be one the tenant signed in to offers."""
     db = session()
     tenant, member = pick_membership(user, tenant_id)
+    if mode is not None:
+        modes.require(tenant.id, mode)
     system = system_code or user.default_system_code or DEFAULT_SYSTEM
     if system != DEFAULT_SYSTEM and system not in offered_systems(tenant.id):
         system = DEFAULT_SYSTEM  # a system the tenant does not offer would leave the user with no menus

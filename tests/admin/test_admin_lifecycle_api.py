@@ -295,6 +295,52 @@ def test_effective_permissions_follow_every_grant_change(boss, admin_client, use
     assert perms["all"] is True and {first, second} <= {int(m["menuId"]) for m in perms["menus"]}
 
 
+def test_effective_permissions_follow_menu_moves_memberships_and_role_deletes(
+    boss, admin_client, user_factory
+):
+    def menu(name: str, parent: int | None = None) -> int:
+        body = {"menuCode": f"ep-{secrets.token_hex(3)}", "menuName": name, "parentId": parent}
+        return int(admin_client.ok("POST", f"{A}/menus", json=body)["menuId"])
+
+    left, right = menu("Left"), menu("Right")
+    leaf = menu("Leaf", left)
+    button = int(
+        admin_client.ok(
+            "POST", f"{A}/resources", json={"menuId": leaf, "resourceCode": "ok", "resourceName": "OK"}
+        )["resourceId"]
+    )
+    role = boss.ok("POST", f"{A}/roles", json={"roleCode": "mv", "roleName": "Mover"})["roleId"]
+    boss.ok("POST", f"{A}/roles/menus", json={"roleId": role, "menuIds": [leaf]})
+    boss.ok("POST", f"{A}/roles/resources", json={"roleId": role, "resourceIds": [button]})
+    _, _, uid = user_factory(boss.tenant_id)
+    boss.ok("POST", f"{A}/users/roles", json={"userId": uid, "roleId": role})
+
+    def seen() -> dict[str, Any]:
+        perms = boss.ok("GET", f"{A}/users/permissions?userId={uid}")
+        return {
+            "all": perms["all"],
+            "menus": {int(m["menuId"]): m["parentId"] for m in perms["menus"]},
+            "buttons": {int(r["resourceId"]) for r in perms["resources"]},
+        }
+
+    assert seen() == {"all": False, "menus": {left: None, leaf: str(left)}, "buttons": {button}}
+    admin_client.ok("POST", f"{A}/menus/move", json={"menuId": leaf, "parentId": right, "sort": 0})
+    assert seen()["menus"] == {right: None, leaf: str(right)}  # the kept answer followed the move
+    admin_client.ok(
+        "POST", f"{A}/users/memberships", json={"userId": uid, "tenantId": boss.tenant_id, "supervisor": True}
+    )
+    assert seen()["all"] is True and {left, right, leaf} <= set(seen()["menus"])
+    admin_client.ok(
+        "POST",
+        f"{A}/users/memberships",
+        json={"userId": uid, "tenantId": boss.tenant_id, "supervisor": False},
+    )
+    assert seen() == {"all": False, "menus": {right: None, leaf: str(right)}, "buttons": {button}}
+    boss.ok("POST", f"{A}/users/roles/remove", json={"userId": uid, "roleId": role})
+    boss.ok("POST", f"{A}/roles/delete", json={"roleId": role})
+    assert seen() == {"all": False, "menus": {}, "buttons": set()}
+
+
 def test_failed_sign_ins_and_lockouts_are_listed_and_searchable(
     boss, client, admin_client, user_factory, kernel
 ):

@@ -1,7 +1,8 @@
 """The console in Chromium, for what is deleted and what signs in: a tenant created with a system chosen in
 its form, a tenant in use refused deletion with the reason and an empty one deleted after confirmation, a
-menu with a sub-menu refused and then deleted, failed sign-ins and the lockout on the login log, and the
-tenant's sign-in modes and domain servers on the sign-in tab."""
+menu with a sub-menu refused and then deleted, failed sign-ins and the lockout on the login log, the
+tenant's sign-in modes and domain servers on the sign-in tab, and sign-in modes a tenant switches off
+vanishing from its sign-in page."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import httpx
 import pytest
 from conftest import shot
 from playwright.sync_api import expect
-from test_admin_console import A, search
+from test_admin_console import A, pick_tenant, search
 from test_message_inbox import Api, ensure_remotes_built
 
 from atrium.sdk.testing import encrypt_password
@@ -188,3 +189,71 @@ def test_login_log_failures_lockouts_and_signin_modes(admin_page, live_server):
     confirm(page)
     expect(page.get_by_test_id("ldap-table").locator("tr", has_text=domain)).to_have_count(0, timeout=WAIT)
     expect(modes.get_by_text(domain, exact=False)).to_have_count(0, timeout=WAIT)
+
+
+def test_switched_off_sign_in_modes_leave_the_login_page(admin_page, browser, live_server):
+    page, base = admin_page, live_server.url
+    admin = Api(base, "admin")
+    tid = 9_000_000 + secrets.randbelow(900_000)
+    admin.ok("POST", f"{A}/tenants", json={"tenantId": tid, "tenantName": f"Modes {tid % 10_000}"})
+    account = f"md{secrets.token_hex(3)}"
+    admin.ok(
+        "POST",
+        f"{A}/users",
+        json={
+            "account": account,
+            "password": "Start0pass",
+            "userFullName": "Mode Person",
+            "tenantId": tid,
+            "email": f"{account}@modes.test",
+            "mustChangePassword": False,
+        },
+    )
+
+    page.goto(base + "/system_manage/settings")
+    pick_tenant(page, tid)
+    page.get_by_role("tab", name="Sign-in").click()
+    modes = page.get_by_test_id("offered-modes")
+    for mode in ("Account and password", "Phone code", "E-mail code"):
+        expect(modes.get_by_text(mode)).to_be_visible(timeout=WAIT)
+    page.get_by_test_id("signin-phone").click()
+    expect(modes.get_by_text("Phone code")).to_have_count(0, timeout=WAIT)
+    page.get_by_test_id("signin-password").click()
+    expect(modes.get_by_text("Account and password")).to_have_count(0, timeout=WAIT)
+    page.get_by_test_id("signin-email").click()  # the last one stays on, saying why
+    expect(
+        page.get_by_text("Keep at least one of password, phone code and e-mail code sign-in on")
+    ).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("signin-email")).to_have_attribute("aria-checked", "true")
+    expect(modes.get_by_text("E-mail code")).to_be_visible(timeout=WAIT)
+    shot(page, "admin-signin-switches")
+
+    visitor = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+    visitor.add_cookies([{"name": "language", "value": "en-us", "url": base}])
+    login = visitor.new_page()
+    try:
+        login.goto(f"{base}/login?tenantId={tid}")
+        tabs = login.locator(".at-login-card .ant-tabs-tab")
+        expect(tabs).to_have_text(["Email", "QR code"], timeout=WAIT)
+        expect(login.locator("#email")).to_be_visible(timeout=WAIT)
+        expect(login.locator("#password")).to_have_count(0)
+        shot(login, "login-email-only")
+        # the platform's own page (no tenant named) still offers every mode
+        login.goto(f"{base}/login")
+        expect(login.locator(".at-login-card .ant-tabs-tab", has_text="Account")).to_be_visible(timeout=WAIT)
+        expect(login.locator(".at-login-card .ant-tabs-tab", has_text="Mobile")).to_be_visible(timeout=WAIT)
+
+        page.get_by_test_id("signin-password").click()
+        expect(modes.get_by_text("Account and password")).to_be_visible(timeout=WAIT)
+        login.goto(f"{base}/login?tenantId={tid}")
+        expect(tabs).to_have_text(["Account", "Email", "QR code"], timeout=WAIT)
+        login.locator("#account").fill(account)
+        login.locator("#password").fill("Start0pass")
+        login.locator("#agree").check()
+        login.get_by_role("button", name="Sign in").click()
+        login.wait_for_url("**/home", timeout=WAIT)
+    finally:
+        visitor.close()
+
+    saved = admin.ok("GET", f"{C}/audit", params={"action": "signin_config.save", "tenantId": tid})["list"]
+    assert len(saved) == 3 and all(r["target"] == str(tid) for r in saved)

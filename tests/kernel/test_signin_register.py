@@ -174,7 +174,14 @@ def test_signin_options_are_for_administrators(admin_client, user_client, rows):
     try:
         assert user_client.post("/api/base/admin/signin-config", json={"allowRegister": True})["code"] == 403
         saved = admin_client.ok("POST", "/api/base/admin/signin-config", json={"allowRegister": True})
-        assert saved == {"allowRegister": True, "registerApproval": False, "qrcodeEnabled": True}
+        assert saved == {
+            "allowRegister": True,
+            "registerApproval": False,
+            "qrcodeEnabled": True,
+            "passwordEnabled": True,
+            "phoneCodeEnabled": True,
+            "emailCodeEnabled": True,
+        }
         assert admin_client.ok("GET", "/api/base/admin/signin-config")["allowRegister"] is True
     finally:
         with rows() as db:

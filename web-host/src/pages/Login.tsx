@@ -19,13 +19,16 @@ const PlatformQr = lazy(() => import(/* webpackChunkName: "signin-modes" */ './Q
 const PhoneField = lazy(() => import(/* webpackChunkName: "signin-modes" */ '../components/SigninParts').then((m) => ({ default: m.PhoneField })));
 
 type Mode = 'account' | 'phone' | 'email' | 'ldap' | 'qr' | 'other';
-/** The tenant's sign-in options: single sign-on QR and redirect providers, domains, the platform's QR
- * code and free registration. */
-type SsoModes = { qr: boolean; other: boolean; ldap: string[]; platformQr: boolean; register: boolean };
+/** The platform's own modes, each of which a tenant may switch off. */
+type OwnMode = 'account' | 'phone' | 'email';
+const OWN_MODES: OwnMode[] = ['account', 'phone', 'email'];
+/** The tenant's sign-in options: which own modes it offers, single sign-on QR and redirect providers,
+ * domains, the platform's QR code and free registration. */
+type SsoModes = { own: OwnMode[]; qr: boolean; other: boolean; ldap: string[]; platformQr: boolean; register: boolean };
 
 /** Which single sign-on tabs the tenant's sign-in page offers (providers with a QR or redirect mode). */
 function useSsoModes(where: Where): SsoModes {
-  const [modes, setModes] = useState<SsoModes>({ qr: false, other: false, ldap: [], platformQr: false, register: false });
+  const [modes, setModes] = useState<SsoModes>({ own: OWN_MODES, qr: false, other: false, ldap: [], platformQr: false, register: false });
   const key = `${where.tenantId ?? ''}|${where.domainName ?? ''}`;
   useEffect(() => {
     let live = true;
@@ -36,7 +39,9 @@ function useSsoModes(where: Where): SsoModes {
         const has = (m: string) => all.some((x) => Array.isArray(x.modes) && x.modes.includes(m));
         const ldap = all.find((x) => x.type === 'ldap')?.domains ?? [];
         const platformQr = all.some((x) => x.type === 'qrcode');
-        if (live) setModes({ qr: has('qr'), other: has('redirect'), ldap, platformQr, register: Boolean(info?.allowRegister) });
+        const offered = OWN_MODES.filter((m) => all.some((x) => x.type === m));
+        const own = Array.isArray(info?.loginTypes) && offered.length ? offered : OWN_MODES;
+        if (live) setModes({ own, qr: has('qr'), other: has('redirect'), ldap, platformQr, register: Boolean(info?.allowRegister) });
       })
       .catch(() => undefined);
     return () => {
@@ -61,6 +66,12 @@ export function Login() {
   const [captcha, setCaptcha] = useState<{ captchaId: string; image: string } | null>(null);
   const [left, startCountdown] = useCountdown();
   const [form] = Form.useForm();
+  const ownLabels: Record<OwnMode, string> = { account: t('login.modeAccount'), phone: t('login.modePhone'), email: t('login.modeEmail') };
+
+  // A mode the tenant switched off is not offered: the first one it offers is shown instead.
+  useEffect(() => {
+    if ((OWN_MODES as string[]).includes(mode) && !ssoModes.own.includes(mode as OwnMode)) setMode(ssoModes.own[0]);
+  }, [ssoModes.own, mode]);
 
   // In a workplace chat app's browser the person signs in through the app.
   useEffect(() => {
@@ -98,8 +109,8 @@ export function Login() {
     }
     const value = mode === 'phone' ? fullPhone(form) : String(form.getFieldValue(field) || '').trim();
     try {
-      if (mode === 'phone') await request('base/base-user/pre-captcha', { params: { phone: value } });
-      else await request('base/base-user/pre-email-captcha', { params: { email: value } });
+      if (mode === 'phone') await request('base/base-user/pre-captcha', { params: { ...where, phone: value } });
+      else await request('base/base-user/pre-email-captcha', { params: { ...where, email: value } });
       message.success(t('login.codeSent'));
       startCountdown();
     } catch {
@@ -145,7 +156,7 @@ export function Login() {
       let body: Record<string, unknown>;
       if (mode === 'account') {
         const password = await encryptPassword(values.password.trim());
-        body = { account: values.account.trim(), password };
+        body = { ...where, account: values.account.trim(), password };
         if (captcha) Object.assign(body, { captchaId: captcha.captchaId, captchaCode: (values.captchaCode || '').trim() });
       } else if (mode === 'ldap') {
         const password = await encryptPassword(values.password.trim());
@@ -157,9 +168,9 @@ export function Login() {
         await afterLogin(data);
         return;
       } else if (mode === 'phone') {
-        body = { loginType: 'phone', phone: fullPhone(form), code: values.code.trim() };
+        body = { ...where, loginType: 'phone', phone: fullPhone(form), code: values.code.trim() };
       } else {
-        body = { loginType: 'email', email: values.email.trim(), code: values.code.trim() };
+        body = { ...where, loginType: 'email', email: values.email.trim(), code: values.code.trim() };
       }
       const data = await request<Record<string, any>>('base/base-user/login', { method: 'POST', data: body, silent: true });
       await afterLogin(data);
@@ -236,9 +247,7 @@ export function Login() {
               form.resetFields(['code']);
             }}
             items={[
-              { key: 'account', label: t('login.modeAccount') },
-              { key: 'phone', label: t('login.modePhone') },
-              { key: 'email', label: t('login.modeEmail') },
+              ...ssoModes.own.map((m) => ({ key: m, label: ownLabels[m] })),
               ...(ssoModes.ldap.length ? [{ key: 'ldap', label: t('login.modeLdap') }] : []),
               ...(ssoModes.qr || ssoModes.platformQr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
               ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),

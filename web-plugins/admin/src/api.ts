@@ -33,7 +33,9 @@ export interface AuditConfig { id: string; serverName: string; tableName: string
 export interface LockoutRow { userId: number; account: string; userFullName: string; failedCount: number; lastFailedAt: string; locked: boolean; lockedUntil: string }
 export interface FailureRow { failureId: string; at: string; account: string; mode: string; reason: string; ip: string; userAgent: string; lockedUntil: string }
 export interface LoginType { type: string; domains?: string[]; name?: string; [key: string]: unknown }
-export interface SigninConfig { allowRegister: boolean; registerApproval: boolean; qrcodeEnabled: boolean }
+export interface SigninConfig {
+  allowRegister: boolean; registerApproval: boolean; qrcodeEnabled: boolean; passwordEnabled: boolean; phoneCodeEnabled: boolean; emailCodeEnabled: boolean;
+}
 export interface LdapServer {
   id?: string; domain: string; serverUrl: string; bindDn: string; bindPassword?: string; bindPasswordSet?: boolean; searchBase: string;
   userFilter: string; attributes?: Record<string, string>; startTls: boolean; timeout: number; enabled: boolean;
@@ -101,12 +103,12 @@ export const api = {
   lockouts: (params: Record<string, unknown>) => request<Page<LockoutRow>>(`${A}/lockouts`, { params }),
   failures: (params: Record<string, unknown>) => request<Page<FailureRow>>(`${C}/signin-failures`, { params }),
   signinModes: (tenantId?: number) => request<{ tenantId: number; domain: string; loginTypes: LoginType[] }>(`${A}/signin-modes`, { params: { tenantId } }),
-  signinConfig: () => request<SigninConfig>('base/admin/signin-config'),
-  saveSigninConfig: (b: Partial<SigninConfig>) => post<SigninConfig>('base/admin/signin-config', b),
-  ldapList: () => request<LdapServer[]>('base/admin/ldap'),
-  ldapSave: (b: LdapServer) => post<LdapServer>('base/admin/ldap/save', b),
-  ldapDelete: (id: string) => request(`base/admin/ldap/delete`, { method: 'POST', params: { id } }),
-  ldapTest: (id: string) => request<Record<string, unknown>>(`base/admin/ldap/test`, { method: 'POST', params: { id } }),
+  signinConfig: (tenantId?: number) => request<SigninConfig>('base/admin/signin-config', { params: { tenantId } }),
+  saveSigninConfig: (b: Partial<SigninConfig>, tenantId?: number) => post<SigninConfig>('base/admin/signin-config', { ...b, tenantId }),
+  ldapList: (tenantId?: number) => request<LdapServer[]>('base/admin/ldap', { params: { tenantId } }),
+  ldapSave: (b: LdapServer, tenantId?: number) => post<LdapServer>('base/admin/ldap/save', { ...b, tenantId }),
+  ldapDelete: (id: string, tenantId?: number) => request(`base/admin/ldap/delete`, { method: 'POST', params: { id, tenantId } }),
+  ldapTest: (id: string, tenantId?: number) => request<Record<string, unknown>>(`base/admin/ldap/test`, { method: 'POST', params: { id, tenantId } }),
   audit: (params: Record<string, unknown>) => request<Page<AuditRow>>(`${C}/audit`, { params }),
   auditExport: (params: Record<string, unknown>) => request<{ fileName: string; content: string }>(`${C}/audit/export`, { params }),
 };

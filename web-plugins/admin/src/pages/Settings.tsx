@@ -222,7 +222,14 @@ function LoginLog({ tenantId }: { tenantId?: number }) {
 
 const LDAP_EMPTY: LdapServer = { domain: '', serverUrl: 'ldap://', bindDn: '', searchBase: '', userFilter: '(uid={account})', startTls: false, timeout: 5, enabled: true };
 
-function SigninModes() {
+/** The platform's own sign-in modes a tenant can switch off (one of them stays on). */
+const OWN_MODES = [
+  { key: 'passwordEnabled', label: 'web.mode_account', testId: 'signin-password' },
+  { key: 'phoneCodeEnabled', label: 'web.mode_phone', testId: 'signin-phone' },
+  { key: 'emailCodeEnabled', label: 'web.mode_email', testId: 'signin-email' },
+] as const;
+
+function SigninModes({ tenantId }: { tenantId?: number }) {
   const t = useT('admin');
   const { message } = AntApp.useApp();
   const [modes, setModes] = useState<LoginType[]>([]);
@@ -231,13 +238,22 @@ function SigninModes() {
   const [editing, setEditing] = useState<LdapServer | null>(null);
   const [form] = Form.useForm<LdapServer>();
   const reload = useCallback(() => Promise.all([
-    api.signinModes().then((m) => setModes(m.loginTypes)),
-    api.signinConfig().then(setConfig),
-    api.ldapList().then(setServers),
-  ]), []);
+    api.signinModes(tenantId).then((m) => setModes(m.loginTypes)),
+    api.signinConfig(tenantId).then(setConfig),
+    api.ldapList(tenantId).then(setServers),
+  ]), [tenantId]);
   useEffect(() => { reload().catch(() => undefined); }, [reload]);
   const toggle = async (change: Partial<SigninConfig>) => {
-    await api.saveSigninConfig(change);
+    const next = { ...config, ...change };
+    if (!OWN_MODES.some((m) => next[m.key])) {
+      message.error(t('web.oneModeRequired'));
+      return;
+    }
+    try {
+      await api.saveSigninConfig(change, tenantId);
+    } catch {
+      return; /* the request client showed the server's message */
+    }
     message.success(t('web.saved'));
     await reload();
   };
@@ -254,6 +270,9 @@ function SigninModes() {
       {config && (
         <Card size="small" title={t('web.signinOptions')} style={{ marginBottom: 12 }}>
           <Space size="large" wrap>
+            {OWN_MODES.map((m) => (
+              <span key={m.key}>{t(m.label)} <Switch data-testid={m.testId} checked={config[m.key]} onChange={(on) => toggle({ [m.key]: on })} /></span>
+            ))}
             <span>{t('web.mode_qrcode')} <Switch data-testid="signin-qrcode" checked={config.qrcodeEnabled} onChange={(on) => toggle({ qrcodeEnabled: on })} /></span>
             <span>{t('web.allowRegister')} <Switch data-testid="signin-register" checked={config.allowRegister} onChange={(on) => toggle({ allowRegister: on })} /></span>
             <span>{t('web.registerApproval')} <Switch checked={config.registerApproval} disabled={!config.allowRegister} onChange={(on) => toggle({ registerApproval: on })} /></span>
@@ -271,8 +290,8 @@ function SigninModes() {
               title: t('web.actions'), key: 'a', render: (_, r) => (
                 <Space size={0}>
                   <Button size="small" type="link" onClick={() => open(r)}>{t('web.edit')}</Button>
-                  <Button size="small" type="link" onClick={() => r.id && api.ldapTest(r.id).then(() => message.success(t('web.ldapReachable')), () => undefined)}>{t('web.ldapTest')}</Button>
-                  <Popconfirm title={t('web.confirmDelete')} onConfirm={() => r.id && api.ldapDelete(r.id).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
+                  <Button size="small" type="link" onClick={() => r.id && api.ldapTest(r.id, tenantId).then(() => message.success(t('web.ldapReachable')), () => undefined)}>{t('web.ldapTest')}</Button>
+                  <Popconfirm title={t('web.confirmDelete')} onConfirm={() => r.id && api.ldapDelete(r.id, tenantId).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
                     <Button size="small" type="link" danger data-testid={`ldap-delete-${r.domain}`}>{t('web.delete')}</Button>
                   </Popconfirm>
                 </Space>
@@ -283,7 +302,7 @@ function SigninModes() {
       <Modal open={editing !== null} title={t(editing?.id ? 'web.edit' : 'web.new')} onCancel={() => setEditing(null)} destroyOnHidden width={640}
         onOk={async () => {
           const v = await form.validateFields();
-          await api.ldapSave({ ...v, id: editing?.id, bindPassword: v.bindPassword || undefined });
+          await api.ldapSave({ ...v, id: editing?.id, bindPassword: v.bindPassword || undefined }, tenantId);
           setEditing(null); message.success(t('web.saved')); await reload();
         }}>
         <Form form={form} layout="vertical" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
@@ -312,7 +331,7 @@ export function Settings() {
     { key: 'grey', label: t('web.greyRules'), children: <GreyRules tenantId={tenantId} /> },
     { key: 'audit', label: t('web.tableAudit'), children: <TableAudit /> },
     { key: 'login', label: t('web.loginLog'), children: <LoginLog tenantId={tenantId} /> },
-    { key: 'signin', label: t('web.signinConfig'), children: <SigninModes /> },
+    { key: 'signin', label: t('web.signinConfig'), children: <SigninModes tenantId={tenantId} /> },
   ];
   return (
     <AdminOnly>
