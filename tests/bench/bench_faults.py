@@ -467,6 +467,14 @@ def export_files(pg: Postgres) -> int:
     return int(row[0]) if row else 0
 
 
+def kill_worker(plat: Platform) -> None:
+    """``kill -9`` of the running worker, as a crash would end it."""
+    plat.workers[0].send_signal(signal.SIGKILL)
+    plat.workers[0].wait(10)
+    plat.workers.clear()
+    time.sleep(2)
+
+
 def kill_worker_mid_job(plat: Platform, pg: Postgres, rd: Redis, admin: dict[str, str]) -> None:
     fill_contacts(pg, EXPORT_ROWS)
     files_before = export_files(pg)
@@ -481,10 +489,7 @@ def kill_worker_mid_job(plat: Platform, pg: Postgres, rd: Redis, admin: dict[str
         assert total >= EXPORT_ROWS, total
         export_id = start_export(c, admin)
         wait_for(lambda: export_state(c, admin, export_id)["progress"] >= 20, 600, "the export half-way", 0.2)
-        plat.workers[0].send_signal(signal.SIGKILL)
-        plat.workers[0].wait(10)
-        plat.workers.clear()
-        time.sleep(2)
+        kill_worker(plat)
         assert export_state(c, admin, export_id)["status"] == 1, "the export should still say running"
         t = time.monotonic()
         plat.start_worker()
@@ -510,10 +515,7 @@ def kill_worker_mid_job(plat: Platform, pg: Postgres, rd: Redis, admin: dict[str
         wait_for(
             lambda: import_state(c, admin, batch)["processed"] >= 20_000, 600, "the import half-way", 0.2
         )
-        plat.workers[0].send_signal(signal.SIGKILL)
-        plat.workers[0].wait(10)
-        plat.workers.clear()
-        time.sleep(2)
+        kill_worker(plat)
         assert import_state(c, admin, batch)["status"] == 1, "the import should still say running"
         t = time.monotonic()
         plat.start_worker()
