@@ -4,6 +4,7 @@ and the separate example plugin installed (by pip, into a private folder) before
 from __future__ import annotations
 
 import importlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,11 @@ def _install_example() -> None:
     """pip-install the example plugin into a private folder on sys.path: its entry point is found by the
     app this session builds, and the shared environment is left untouched."""
     target = Path(tempfile.mkdtemp(prefix="atrium-sso-example-"))
+    # each test process builds from its own copy: builds in the shared source folder (its build/ and
+    # egg-info) race when parallel workers install at once
+    skip = shutil.ignore_patterns("build", "*.egg-info")
+    source = Path(shutil.copytree(EXAMPLE, target / "source", ignore=skip))
+    target = target / "site"
     base = [
         sys.executable,
         "-m",
@@ -39,10 +45,10 @@ def _install_example() -> None:
         "--target",
         str(target),
     ]
-    done = subprocess.run([*base, "--no-build-isolation", str(EXAMPLE)], capture_output=True, text=True)
+    done = subprocess.run([*base, "--no-build-isolation", str(source)], capture_output=True, text=True)
     if done.returncode != 0:  # no wheel package here: let pip build in an isolated environment
         done = subprocess.run(
-            [*base[:-3], "--target", str(target), str(EXAMPLE)], capture_output=True, text=True
+            [*base[:-3], "--target", str(target), str(source)], capture_output=True, text=True
         )
     if done.returncode != 0:
         raise RuntimeError(f"installing the example sso plugin failed:\n{done.stderr[-2000:]}")
