@@ -34,6 +34,7 @@ from atrium.plugins.reports.sqlguard import check_read_only
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, Forbidden, NotFound
+from atrium.sdk.services import services
 
 KINDS = ("table", "sql", "excel")
 MODES = ("direct", "extract")
@@ -115,13 +116,15 @@ def bump(ds: Dataset) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _require_super_admin_for_files(driver: str) -> None:
+def require_super_admin_for_files(driver: str) -> None:
     user = current_context().require_user()
     if driver in sources.FILE_DRIVERS and not user.is_super_admin:
         raise Forbidden("reports:datasource.file_driver")
 
 
 def datasource_public(d: DataSource) -> dict[str, Any]:
+    from atrium.plugins.reports.authoring.source_config import public_settings
+
     url = crypto.decrypt(d.url_enc)
     masked = ""
     if url:
@@ -138,6 +141,7 @@ def datasource_public(d: DataSource) -> dict[str, Any]:
         "queryTimeout": d.query_timeout,
         "hasCredentials": bool(url),
         "updateTime": int(d.updated_at.timestamp() * 1000) if d.updated_at else None,
+        **public_settings(url),
     }
 
 
@@ -149,12 +153,12 @@ def save_datasource(
     if url:
         parsed = sources.normalise_url(url)
         driver = sources.driver_of(parsed)
-        _require_super_admin_for_files(driver)
+        require_super_admin_for_files(driver)
         row.url_enc, row.driver = crypto.encrypt(url.strip()), driver
     elif not ds_id:
         raise BadRequest("reports:source.bad_url")
     else:
-        _require_super_admin_for_files(row.driver)
+        require_super_admin_for_files(row.driver)
     row.name, row.description, row.query_timeout = name, description, query_timeout
     if not ds_id:
         db.add(row)
@@ -170,7 +174,7 @@ def check_datasource(url: str | None, ds_id: str | None) -> dict[str, Any]:
     """Connect and run `SELECT 1`; answers the tables the source has."""
     if url:
         parsed = sources.normalise_url(url)
-        _require_super_admin_for_files(sources.driver_of(parsed))
+        require_super_admin_for_files(sources.driver_of(parsed))
         src = sources.Source(
             f"check:{crypto.digest(url)}",
             sources.engine_for(f"check:{crypto.digest(url)}", parsed),
@@ -181,6 +185,9 @@ def check_datasource(url: str | None, ds_id: str | None) -> dict[str, Any]:
     try:
         sources.fetch(src, sa.text("SELECT 1"))
         return {"ok": True, "tables": list_tables(src)}
+    except (sources.SourceFailed, sources.SourceTimeout) as exc:
+        # a source that cannot be reached is an answer of the check, not an error of the request
+        return {"ok": False, "tables": [], "error": services().t(exc.key, **exc.params)}
     finally:
         if url:
             sources.forget(src.key)
@@ -195,9 +202,11 @@ def list_tables(src: sources.Source) -> list[str]:
 
 def delete_datasource(ds_id: str) -> None:
     row = get_datasource(ds_id)
-    used = session().execute(select(Dataset.id).where(Dataset.datasource_id == ds_id).limit(1)).first()
+    used = session().execute(
+        select(sa.func.count()).select_from(Dataset).where(Dataset.datasource_id == ds_id)
+    ).scalar_one()
     if used:
-        raise BadRequest("reports:datasource.in_use")
+        raise BadRequest("reports:datasource.in_use", count=used)
     session().delete(row)
     sources.forget(f"ds:{ds_id}:")
 
@@ -242,6 +251,11 @@ def detect_columns(ds: Dataset) -> list[tuple[str, str]]:
         keys, rows = sources.fetch(src, stmt)
         return [(k, type_of_values([r[i] for r in rows])) for i, k in enumerate(keys)]
     schema, _, name = ds.table_name.rpartition(".")
+    if src.flavour == "duckdb":
+        # DuckDB's SQLAlchemy inspector cannot read column metadata of current DuckDB releases: sample rows
+        table = sa.table(name, schema=schema or None)
+        keys, rows = sources.fetch(src, sa.select(sa.text("*")).select_from(table).limit(200))
+        return [(k, type_of_values([r[i] for r in rows])) for i, k in enumerate(keys)]
     with sources.read_only(src) as conn:
         insp = sa.inspect(conn)
         try:
@@ -269,7 +283,7 @@ def sync_fields(ds: Dataset, overrides: list[dict[str, Any]] | None = None) -> l
     """Create or refresh the dataset's fields from its source; keeps ids, names and roles of known columns."""
     db = session()
     cols = detect_columns(ds)
-    existing = {f.origin_name: f for f in field_rows(ds.id)}
+    existing = {f.origin_name: f for f in field_rows(ds.id) if not f.expression}
     by_origin = {o.get("originName"): o for o in overrides or [] if isinstance(o, dict)}
     keep: list[DatasetField] = []
     for i, (name, ftype) in enumerate(cols):
@@ -387,7 +401,14 @@ def dataset_public(ds: Dataset, with_fields: bool = True) -> dict[str, Any]:
     }
     if with_fields:
         out["fields"] = [
-            {**info(f).public(), "sourceType": f.source_type, "checked": f.checked} for f in field_rows(ds.id)
+            {
+                **info(f).public(),
+                "sourceType": f.source_type,
+                "checked": f.checked,
+                "expression": f.expression or "",
+                "calculated": bool(f.expression),
+            }
+            for f in field_rows(ds.id)
         ]
     return out
 

@@ -159,7 +159,8 @@ def sync(ds: Dataset) -> dict[str, Any]:
 
 
 def _write(ds: Dataset) -> tuple[str, int]:
-    fields = datasets.fields_of(ds.id)
+    # calculated fields are computed when the extract is queried, from the copied columns
+    fields = [f for f in datasets.fields_of(ds.id) if not f.is_calculated]
     src = datasets.source_for(ds)
     rel = datasets.relation(ds, fields, src.flavour)
     cols = [(rel.time(f) if f.type == "time" else rel.value(f)).label(f"c{i}") for i, f in enumerate(fields)]

@@ -31,6 +31,12 @@ class FieldInfo:
     source_type: str
     role: str
     dataset_id: str = ""
+    #: a calculated field's expression over the dataset's columns; "" for a column of the source
+    expression: str = ""
+
+    @property
+    def is_calculated(self) -> bool:
+        return bool(self.expression)
 
     @property
     def is_number(self) -> bool:
@@ -59,7 +65,15 @@ def record_count_field(name: str) -> FieldInfo:
 
 def info(f: DatasetField) -> FieldInfo:
     return FieldInfo(
-        f.id, f.name, f.origin_name, f.dataease_name, f.type, f.source_type, f.role, f.dataset_id
+        f.id,
+        f.name,
+        f.origin_name,
+        f.dataease_name,
+        f.type,
+        f.source_type,
+        f.role,
+        f.dataset_id,
+        f.expression or "",
     )
 
 

@@ -70,6 +70,8 @@ class DatasetField(TenantScoped, Base):
     role: Mapped[str] = mapped_column(String(16), default="dimension")
     sort: Mapped[int] = mapped_column(Integer, default=0)
     checked: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: a calculated field's scalar expression over the dataset's columns ("" for a column of the source)
+    expression: Mapped[str] = mapped_column(Text, default="")
 
 
 class OwnedTable(TenantScoped, Base):
@@ -117,6 +119,31 @@ class Panel(TenantScoped, Timestamps, Base):
     panel_data: Mapped[str] = mapped_column(Text, default="[]")
     panel_style: Mapped[str] = mapped_column(Text, default="{}")
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: the designer's unpublished edit (None: the draft is the live panel)
+    draft_data: Mapped[str | None] = mapped_column(Text, nullable=True)
+    draft_style: Mapped[str | None] = mapped_column(Text, nullable=True)
+    draft_name: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    draft_updated_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    #: the newest published version (0: never published)
+    published_version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PanelVersion(TenantScoped, Base):
+    """A published state of a panel: its components, style, and a JSON snapshot of its chart views,
+    linkage and jumps (`views`: {views, linkages, jumps}) to roll back to."""
+
+    __tablename__ = "rpt_panel_version"
+    __table_args__ = (UniqueConstraint("tenant_id", "panel_id", "version"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    panel_id: Mapped[str] = mapped_column(String(32), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    panel_data: Mapped[str] = mapped_column(Text, default="[]")
+    panel_style: Mapped[str] = mapped_column(Text, default="{}")
+    views: Mapped[str] = mapped_column(Text, default="{}")
+    note: Mapped[str] = mapped_column(String(500), default="")
+    published_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    published_at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class PanelGrant(TenantScoped, Base):

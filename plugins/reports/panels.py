@@ -23,6 +23,7 @@ from atrium.plugins.reports.models import (
     Panel,
     PanelGrant,
     PanelLink,
+    PanelVersion,
     new_id,
 )
 from atrium.sdk.db import session, utcnow
@@ -31,7 +32,7 @@ from atrium.sdk.errors import BadRequest, NotFound
 BUNDLE_VERSION = 1
 
 
-def _json_text(value: Any, default: Any, kind: type) -> str:
+def json_text(value: Any, default: Any, kind: type) -> str:
     parsed = viewdef.loads(value, default)
     if not isinstance(parsed, kind):
         raise BadRequest("reports:panel.bad_json")
@@ -46,6 +47,9 @@ def panel_public(panel: Panel, privs: frozenset[str], detail: bool = True) -> di
         "createBy": panel.created_by,
         "updateTime": int(panel.updated_at.timestamp() * 1000) if panel.updated_at else None,
     }
+    from atrium.plugins.reports.authoring.versions import publish_state
+
+    out.update(publish_state(panel))
     if detail:
         out["panelData"] = panel.panel_data
         out["panelStyle"] = panel.panel_style
@@ -70,8 +74,11 @@ def save_panel(
         panel = Panel(created_by=user_id)
         db.add(panel)
     panel.name = name
-    panel.panel_data = _json_text(panel_data, [], list)
-    panel.panel_style = _json_text(panel_style, {}, dict)
+    panel.panel_data = json_text(panel_data, [], list)
+    panel.panel_style = json_text(panel_style, {}, dict)
+    # writing the live panel directly replaces any draft of it
+    panel.draft_data = panel.draft_style = panel.draft_name = None
+    panel.draft_updated_at = None
     panel.updated_at = utcnow()
     db.flush()
     hotpath.touch()
@@ -83,7 +90,7 @@ def save_panel(
 
 def delete_panel(panel: Panel) -> None:
     db = session()
-    for model in (ChartView, Linkage, LinkJump, PanelGrant, PanelLink):
+    for model in (ChartView, Linkage, LinkJump, PanelGrant, PanelLink, PanelVersion):
         col = model.panel_id
         if model is PanelLink:
             for link in db.execute(select(PanelLink).where(col == panel.id)).scalars():
@@ -279,6 +286,8 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         new_fields = {f.origin_name: f for f in datasets.field_rows(target.id)}
         for f in d.get("fields") or []:
             nf = new_fields.get(f.get("originName"))
+            if nf is None and f.get("expression"):
+                nf = _import_calc_field(target, f)
             if nf is None:
                 raise BadRequest("reports:panel.bundle_field", field=str(f.get("originName"))[:64])
             mapping[str(f["id"])] = nf.id
@@ -291,10 +300,10 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         created_by=user_id,
         name=str(bundle["panel"].get("name"))[:200],
     )
-    panel.panel_data = _json_text(
+    panel.panel_data = json_text(
         _replace_ids(viewdef.loads(bundle["panel"].get("panelData"), []), mapping), [], list
     )
-    panel.panel_style = _json_text(bundle["panel"].get("panelStyle"), {}, dict)
+    panel.panel_style = json_text(bundle["panel"].get("panelStyle"), {}, dict)
     db.add(panel)
     db.flush()
     for v in views:
@@ -334,6 +343,19 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         )
     db.flush()
     return panel
+
+
+def _import_calc_field(target: Dataset, f: dict[str, Any]) -> DatasetField:
+    """Recreate an exported calculated field on the dataset the import uses."""
+    from atrium.plugins.reports.authoring import calcfield_store
+
+    body = calcfield_store.CalcFieldBody(
+        name=str(f.get("name") or f.get("originName"))[:100],
+        expression=str(f["expression"]),
+        type=f.get("type"),
+        role=f.get("role"),
+    )
+    return calcfield_store.save(target, body)
 
 
 def _same_dataset(d: dict[str, Any]) -> Dataset | None:

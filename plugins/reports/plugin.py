@@ -52,6 +52,36 @@ def atrium_menus() -> list[MenuSpec]:
             icon="bar-chart",
             sort=40,
             resources=[ResourceSpec("dyreport:export", "导出"), ResourceSpec("dyreport:manage", "管理")],
+            children=[
+                MenuSpec(
+                    code="dynamic-report-datasource",
+                    name="数据源",
+                    en_name={
+                        "en-us": "Data sources",
+                        "zh-tw": "資料來源",
+                        "vi-vn": "Nguồn dữ liệu",
+                        "hu-hu": "Adatforrások",
+                    },
+                    url="/dynamic-report/datasource",
+                    icon="database",
+                    sort=1,
+                    admin_only=True,
+                ),
+                MenuSpec(
+                    code="dynamic-report-dataset",
+                    name="数据集",
+                    en_name={
+                        "en-us": "Datasets",
+                        "zh-tw": "資料集",
+                        "vi-vn": "Tập dữ liệu",
+                        "hu-hu": "Adatkészletek",
+                    },
+                    url="/dynamic-report/dataset",
+                    icon="table",
+                    sort=2,
+                    admin_only=True,
+                ),
+            ],
         )
     ]
 

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
+from atrium.plugins.reports.authoring import calcfields
 from atrium.plugins.reports.fields import FieldInfo, sa_type
 from atrium.plugins.reports.filters import Condition, TimeValue
 from atrium.sdk.errors import BadRequest
@@ -95,12 +96,17 @@ class Relation:
     ) -> None:
         self.flavour = flavour
         self.fields = list(fields)
-        cols = [sa.column(f.origin_name, self._source_type(f)) for f in self.fields if not f.is_record_count]
+        cols = [
+            sa.column(f.origin_name, self._source_type(f))
+            for f in self.fields
+            if not f.is_record_count and not f.is_calculated
+        ]
         if sql:
             self.base: Any = sa.text(clean_sql(sql)).columns(*cols).subquery("ds")
         else:
             self.base = sa.table(table, *cols, schema=schema)
         self._cols = {c.name: c for c in self.base.c}
+        self._physical = frozenset(self._cols)
 
     def _source_type(self, f: FieldInfo) -> sa.types.TypeEngine[Any]:
         if self.flavour == "sqlite" and f.source_type == "time":
@@ -108,6 +114,9 @@ class Relation:
         return sa_type(f.source_type)
 
     def column(self, f: FieldInfo) -> Any:
+        if f.is_calculated:
+            sql = calcfields.render(f.expression, self.flavour, self._physical)
+            return sa.literal_column(sql, self._source_type(f))
         try:
             return self._cols[f.origin_name]
         except KeyError:
@@ -258,7 +267,7 @@ def build(rel: Relation, plan: Plan) -> sa.Select[Any]:
         stmt = sa.select(*cols).select_from(rel.base)
         if where:
             stmt = stmt.where(*where)
-        order = [
+        order: list[Any] = [
             sa.literal_column(f"c{i}").asc() if a.sort == "asc" else sa.literal_column(f"c{i}").desc()
             for i, a in enumerate(plan.dimensions)
             if a.sort in ("asc", "desc")
@@ -276,12 +285,12 @@ def build(rel: Relation, plan: Plan) -> sa.Select[Any]:
         order = []
         for i, a in enumerate(plan.dimensions):
             if a.sort in ("asc", "desc"):
-                order.append(_order(f"d{i}", a.sort))
+                order += _order(f"d{i}", a.sort, rel.flavour)
         for i, a in enumerate(plan.quotas):
             if a.sort in ("asc", "desc"):
-                order.append(_order(f"q{i}", a.sort))
+                order += _order(f"q{i}", a.sort, rel.flavour)
         if not order and dims and plan.default_sort:
-            order = [_order(f"d{i}", "asc") for i in range(len(dims))]
+            order = [o for i in range(len(dims)) for o in _order(f"d{i}", "asc", rel.flavour)]
     if order:
         stmt = stmt.order_by(*order)
     if plan.limit is not None:
@@ -291,9 +300,12 @@ def build(rel: Relation, plan: Plan) -> sa.Select[Any]:
     return stmt
 
 
-def _order(label: str, direction: str) -> Any:
-    col = sa.literal_column(label)
-    return col.asc().nulls_last() if direction == "asc" else col.desc().nulls_last()
+def _order(label: str, direction: str, flavour: str = "") -> list[Any]:
+    col: Any = sa.literal_column(label)
+    if flavour in ("mysql", "mariadb"):
+        # MySQL has no NULLS LAST: its DESC puts nulls last already, ASC needs them pushed behind
+        return [col.desc()] if direction == "desc" else [col.is_(None).asc(), col.asc()]
+    return [col.asc().nulls_last() if direction == "asc" else col.desc().nulls_last()]
 
 
 def count_statement(rel: Relation, conditions: list[Condition]) -> sa.Select[Any]:

@@ -10,6 +10,8 @@ from sqlalchemy import select
 
 from atrium.plugins.reports import chartdata, datasets, extract, panels
 from atrium.plugins.reports.access import get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.authoring import source_config
+from atrium.plugins.reports.authoring.source_config import SourceType
 from atrium.plugins.reports.chartdata import FilterItem
 from atrium.plugins.reports.filters import dynamic_dates
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource
@@ -37,19 +39,25 @@ class DynamicRequest(BaseModel):
     dynamicSuffix: str | None = None
 
 
-class DataSourceBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    id: str | None = Field(default=None, max_length=32)
-    name: str = Field(min_length=1, max_length=100)
-    url: str | None = Field(default=None, max_length=2000)
-    description: str = Field(default="", max_length=500)
-    queryTimeout: int = Field(default=0, ge=0, le=3600)
-
-
 class CheckSourceBody(BaseModel):
+    """`{url}` (a SQLAlchemy URL), `{id}` (a stored source), or the structured settings (`type`, ...)."""
+
     model_config = ConfigDict(extra="ignore")
     id: str | None = Field(default=None, max_length=32)
     url: str | None = Field(default=None, max_length=2000)
+    type: SourceType | None = None
+    host: str | None = Field(default=None, max_length=255)
+    port: int | None = Field(default=None, ge=1, le=65535)
+    database: str | None = Field(default=None, max_length=255)
+    username: str | None = Field(default=None, max_length=255)
+    password: str | None = Field(default=None, max_length=1000)
+    path: str | None = Field(default=None, max_length=1000)
+
+
+class DataSourceBody(CheckSourceBody):
+    name: str = Field(min_length=1, max_length=100)
+    description: str | None = Field(default="", max_length=500)
+    queryTimeout: int | None = Field(default=0, ge=0, le=3600)
 
 
 class DatasetBody(BaseModel):
@@ -117,17 +125,31 @@ def list_datasources() -> list[dict[str, Any]]:
     return [datasets.datasource_public(d) for d in rows]
 
 
+def _settings_url(body: CheckSourceBody) -> str | None:
+    """The URL of structured settings (a file type needs a super administrator first); None without."""
+    if body.type is None:
+        return body.url
+    datasets.require_super_admin_for_files(body.type)
+    stored = source_config.stored_password(datasets.get_datasource(body.id).url_enc) if body.id else None
+    settings = source_config.SourceSettings.model_validate(body.model_dump())
+    return source_config.url_text(source_config.build_url(settings, stored))
+
+
 @router.post("/datasource/save", permission="admin", body=DataSourceBody)
 def save_datasource(body: DataSourceBody) -> dict[str, Any]:
-    row = datasets.save_datasource(body.id, body.name.strip(), body.url, body.description, body.queryTimeout)
+    row = datasets.save_datasource(
+        body.id, body.name.strip(), _settings_url(body), body.description or "", body.queryTimeout or 0
+    )
     return datasets.datasource_public(row)
 
 
 @router.post("/datasource/validate", permission="admin", body=CheckSourceBody)
 def validate_datasource(body: CheckSourceBody) -> dict[str, Any]:
-    if not body.url and not body.id:
+    """`{ok, tables, error?}`: a source that cannot be reached answers ok false and the reason."""
+    url = _settings_url(body)
+    if not url and not body.id:
         raise BadRequest("reports:source.bad_url")
-    return datasets.check_datasource(body.url, body.id)
+    return datasets.check_datasource(url, body.id)
 
 
 @router.post("/datasource/delete/{id}", permission="admin")

@@ -86,8 +86,10 @@ def _new_engine(url: URL) -> Engine:
 
             return engine
         kw: dict[str, Any] = {"pool_size": 5, "max_overflow": 10, "pool_pre_ping": True, "pool_recycle": 1800}
-        if backend == "postgresql":
+        if backend in ("postgresql", "mysql", "mariadb"):
             kw["connect_args"] = {"connect_timeout": 10}
+        if backend == "duckdb":
+            return sa.create_engine(url, connect_args={"read_only": True})
         return sa.create_engine(url, **kw)
     except (NoSuchModuleError, ImportError) as exc:
         raise BadRequest("reports:source.no_driver", driver=url.drivername) from exc
@@ -154,7 +156,8 @@ def _is_timeout(exc: BaseException) -> bool:
         "interrupted" in text
         or "statement timeout" in text
         or "canceling statement" in text
-        or ("max_execution_time" in text)
+        or "max_execution_time" in text
+        or "max_statement_time" in text
     )
 
 
@@ -168,6 +171,7 @@ def read_only(source: Source, timeout: float | None = None) -> Iterator[Connecti
     except DBAPIError as exc:
         raise SourceFailed("reports:source.unreachable", reason=short_reason(exc)) from exc
     raw: Any = None
+    timer: threading.Timer | None = None
     try:
         if flavour == "postgresql":
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
@@ -176,9 +180,19 @@ def read_only(source: Source, timeout: float | None = None) -> Iterator[Connecti
             raw = conn.connection.driver_connection
             deadline = time.monotonic() + limit
             raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 2000)
+        elif flavour == "duckdb":
+            # DuckDB has no statement time limit: interrupt the connection once the limit has passed
+            duck = conn.connection.driver_connection
+            if duck is not None:
+                timer = threading.Timer(limit, duck.interrupt)
+                timer.daemon = True
+                timer.start()
         elif flavour in ("mysql", "mariadb"):
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-            conn.exec_driver_sql(f"SET SESSION max_execution_time = {int(limit * 1000)}")
+            if getattr(conn.dialect, "is_mariadb", False):
+                conn.exec_driver_sql(f"SET SESSION max_statement_time = {limit:.3f}")
+            else:
+                conn.exec_driver_sql(f"SET SESSION max_execution_time = {int(limit * 1000)}")
         yield conn
     except AtriumError:
         raise
@@ -189,6 +203,8 @@ def read_only(source: Source, timeout: float | None = None) -> Iterator[Connecti
     except SQLAlchemyError as exc:
         raise SourceFailed(reason=short_reason(exc)) from exc
     finally:
+        if timer is not None:
+            timer.cancel()
         try:
             if raw is not None:
                 raw.set_progress_handler(None, 0)

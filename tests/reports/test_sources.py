@@ -318,8 +318,8 @@ def test_failing_sources(admin_client, acme):
         "/api/dyreport/datasource/save",
         json={"name": "down", "url": "postgresql://nobody@127.0.0.1:1/none"},
     )
-    check = admin_client.post("/api/dyreport/datasource/validate", json={"id": src["id"]})
-    assert check["code"] == 502 and "Cannot connect" in check["msg"]
+    check = admin_client.ok("POST", "/api/dyreport/datasource/validate", json={"id": src["id"]})
+    assert check["ok"] is False and "Cannot connect" in check["error"] and check["tables"] == []
     body = admin_client.post(
         "/api/dyreport/dataset/save",
         json={"name": "x", "datasourceId": src["id"], "kind": "table", "tableName": "t"},
@@ -394,7 +394,12 @@ def test_postgresql_source_is_read_only(admin_client, acme):
                 "sql": f"select nextval('{schema}.s') as n",
             },
         )
-        assert writer["code"] == 502 and "read-only" in writer["msg"]
+        assert writer["code"] == 400 and "nextval" in writer["msg"]
+        locker = admin_client.post(
+            "/api/dyreport/dataset/save",
+            json={"name": "w", "datasourceId": src["id"], "kind": "sql", "sql": "select * from t for update"},
+        )
+        assert locker["code"] == 502 and "read-only" in locker["msg"]
         slow = admin_client.ok(
             "POST",
             "/api/dyreport/dataset/save",
@@ -402,7 +407,8 @@ def test_postgresql_source_is_read_only(admin_client, acme):
                 "name": "slow",
                 "datasourceId": src["id"],
                 "kind": "sql",
-                "sql": "select generate_series(1, 500000000) as x",
+                "sql": "with recursive c(x) as (select 1 union all select x + 1 from c where x < 500000000) "
+                "select x from c",
             },
         )
         body = admin_client.post(
