@@ -67,6 +67,12 @@ class Axis:
     def is_quota(self) -> bool:
         return bool(self.summary)
 
+    @property
+    def shown_name(self) -> str:
+        """The name the author gave the field on this axis, else the dataset field's own name."""
+        name = self.raw.get("name")
+        return name.strip()[:100] if isinstance(name, str) and name.strip() else self.field.name
+
 
 def like_pattern(text: str) -> str:
     """`%text%` with the LIKE wildcards in the text escaped (escape character backslash)."""

@@ -49,7 +49,7 @@ def quota_is_integer(a: Axis) -> bool:
 
 
 def field_entry(a: Axis, axis_name: str) -> dict[str, Any]:
-    entry = {**a.field.public(), "key": a.key, "axis": axis_name}
+    entry = {**a.field.public(), "key": a.key, "axis": axis_name, "name": a.shown_name}
     if a.summary:
         entry["summary"] = a.summary
     for k in ("sort", "dateStyle", "datePattern", "valueFormat", "compareCalc"):
@@ -193,8 +193,8 @@ def chart(
 def _series_names(qaxes: list[Axis]) -> list[str]:
     seen: dict[str, int] = {}
     for a in qaxes:
-        seen[a.field.name] = seen.get(a.field.name, 0) + 1
-    return [a.field.name if seen[a.field.name] == 1 else f"{a.field.name}({a.summary})" for a in qaxes]
+        seen[a.shown_name] = seen.get(a.shown_name, 0) + 1
+    return [a.shown_name if seen[a.shown_name] == 1 else f"{a.shown_name}({a.summary})" for a in qaxes]
 
 
 def _property(a: Axis, axis_name: str) -> dict[str, Any]:
@@ -250,7 +250,7 @@ def pivot(
                 {
                     "path": list(path),
                     "quota": key,
-                    "name": q.field.name,
+                    "name": q.shown_name,
                     "key": "|".join(["" if v is None else str(v) for v in path] + [key]),
                 }
             )

@@ -300,3 +300,25 @@ def test_cache_is_bypassed_on_request(acme, admin_client):
     cached = data(admin_client, v)
     fresh = data(admin_client, v, cache=False)
     assert first["data"] == cached["data"] == fresh["data"]
+
+
+def test_a_field_renamed_on_an_axis_shows_its_new_name(acme, admin_client):
+    f = acme.fields
+    answer = calc(
+        admin_client,
+        view(
+            acme,
+            "table-normal",
+            xaxis=[{"id": f["region"], "name": "Sales region"}],
+            yaxis=[
+                {"id": f["amount"], "summary": "sum", "name": " Revenue "},
+                {"id": f["profit"], "name": ""},
+            ],
+        ),
+    )
+    by_axis = {(e["axis"], e["id"]): e["name"] for e in answer["data"]["fields"]}
+    assert by_axis[("xaxis", f["region"])] == "Sales region"
+    assert by_axis[("yaxis", f["amount"])] == "Revenue"
+    profit_name = by_axis[("yaxis", f["profit"])]
+    assert profit_name and profit_name != "Revenue"
+    assert [s["name"] for s in answer["data"]["series"]] == ["Revenue", profit_name]
