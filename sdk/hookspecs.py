@@ -361,15 +361,17 @@ def atrium_frame_ancestors(path: str) -> list[str] | None:
 
 @hookspec(firstresult=True)
 def atrium_usage_totals(tenant_id: int | None, days: int) -> dict[str, Any] | None:
-    """Return usage figures (clicks and most used menus) from a plugin that records usage.
+    """Return usage figures (clicks, most used menus, sign-ins per day) from a plugin that records usage.
 
-    Called by the kernel's ``GET /api/base/base-behavior/behavior-total7`` (the home dashboard) inside the
-    request's database session, so that the dashboard reads the same store as the tracking plugin.
+    Called by the kernel's ``GET /api/base/base-behavior/behavior-total7`` and
+    ``GET /api/base/login-log/user-7day-login-count`` (the home dashboard) inside the request's database
+    session, so that the dashboard reads the same store as the tracking plugin.
 
     :param tenant_id: the tenant asked about, or None for the whole platform (super administrators).
     :param days: how many days back from today, today included.
-    :return: the first answer: ``{"clickTotal": int, "topMenus": [{"name": str, "count": int}, ...]}``,
-        or None when no plugin records usage.
+    :return: the first answer: ``{"clickTotal": int, "topMenus": [{"name": str, "count": int}, ...],
+        "loginSeries": [{"date": "YYYY-MM-DD", "count": int}, ...]}`` (``loginSeries`` optional, one entry
+        a day, oldest first), or None when no plugin records usage.
 
     Example::
 
@@ -428,4 +430,23 @@ def atrium_process_form_submit(
         @hookimpl
         def atrium_process_form_submit(tenant_id, form_code, data, user_id, process):
             return {"submissionId": "42", "version": 3, "data": data}
+    """
+
+
+@hookspec
+def atrium_background_job_counts(tenant_id: int | None) -> dict[str, int] | None:
+    """Return how many of a plugin's background jobs (imports, exports, ...) are running, failed or ended
+    normally.
+
+    Called for the home dashboard's run-state card when no process plugin counts process instances, inside
+    the request's database session. Only answers of plugins enabled for the tenant are added up.
+
+    :param tenant_id: the tenant asked about, or None for the whole platform (super administrators).
+    :return: ``{"running": int, "failed": int, "normal": int}`` (waiting jobs count as running), or None.
+
+    Example::
+
+        @hookimpl
+        def atrium_background_job_counts(tenant_id):
+            return {"running": 1, "failed": 0, "normal": 12}
     """

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, RootModel
 from atrium.plugins.tracking import service
 from atrium.plugins.tracking.models import APP_LOAD, BUTTON_CLICK, PAGE_VISIT
 from atrium.plugins.tracking.records import rows_of
+from atrium.plugins.tracking.run_states import run_states
 from atrium.sdk.routing import Router
 
 router = Router("/api/log")
@@ -72,6 +73,12 @@ def dashboard_top_tenants(query: DaysQuery) -> list[dict[str, Any]]:
 def dashboard_top_apps(query: DaysQuery) -> list[dict[str, Any]]:
     """The ten most loaded micro-apps with their average load time."""
     return service.top_apps(query.days)
+
+
+@router.get("/dashboard/run-states")
+def dashboard_run_states() -> dict[str, Any]:
+    """Running, failed and normal background jobs, unless the process plugin counts process instances."""
+    return run_states()
 
 
 class RecentQuery(BaseModel):

@@ -1,5 +1,5 @@
-"""Demo usage: 90 days of micro-app loads, page visits and button clicks for the demo tenants' users, dated
-relative to today, with their rollups built."""
+"""Demo usage: 90 days of sign-ins, micro-app loads, page visits and button clicks for the demo tenants'
+users, dated relative to today, with their rollups built."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 from datetime import datetime, timedelta
 
 from atrium.plugins.tracking import service
-from atrium.plugins.tracking.models import APP_LOAD, BUTTON_CLICK, PAGE_VISIT
+from atrium.plugins.tracking.models import APP_LOAD, BUTTON_CLICK, PAGE_VISIT, SIGN_IN
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
 
@@ -77,6 +77,12 @@ def events(
                 "app_name": "",
                 "load_time": 0,
             }
+            if n:
+                signed_in = day.replace(hour=8, minute=uid % 60, second=0, microsecond=0)
+                signed_in = min(signed_in, now)
+                login = {"at": signed_in, "client_at": signed_in, "event_type": SIGN_IN}
+                login["track_type"] = "login"
+                rows.append({**common, **login})
             for _ in range(n):
                 code, path, name, app, app_name, buttons = rng.choices(PAGES, weights)[0]
                 at = day.replace(

@@ -14,6 +14,8 @@ from atrium.sdk.db import BigId, TenantScoped, new_metadata
 
 APP_LOAD, PAGE_VISIT, BUTTON_CLICK = 1, 2, 3
 TYPES = (APP_LOAD, PAGE_VISIT, BUTTON_CLICK)
+SIGN_IN = 4
+"""Recorded by the server from the platform's ``login`` event, never accepted from the browser."""
 
 
 class Base(DeclarativeBase):
@@ -61,7 +63,7 @@ class TrackingEvent(TenantScoped, Base):
 
 
 class DailyUser(TenantScoped, Base):
-    """Per tenant, day and user: events of each type (tenant totals are sums of these)."""
+    """Per tenant, day and user: events of each type and sign-ins (tenant totals are sums of these)."""
 
     __tablename__ = "tracking_daily_user"
     day: Mapped[date] = mapped_column(Date, primary_key=True)
@@ -72,6 +74,7 @@ class DailyUser(TenantScoped, Base):
     loads: Mapped[int] = mapped_column(Integer, default=0)
     visits: Mapped[int] = mapped_column(Integer, default=0)
     clicks: Mapped[int] = mapped_column(Integer, default=0)
+    logins: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class DailyTenant(TenantScoped, Base):
@@ -86,6 +89,7 @@ class DailyTenant(TenantScoped, Base):
     visits: Mapped[int] = mapped_column(Integer, default=0)
     clicks: Mapped[int] = mapped_column(Integer, default=0)
     users: Mapped[int] = mapped_column(Integer, default=0)
+    logins: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class DailyMenu(TenantScoped, Base):

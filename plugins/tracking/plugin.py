@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from atrium.plugins.tracking import api, demo, service
+from atrium.plugins.tracking import api, demo, logins, service
 from atrium.plugins.tracking.models import Base
 from atrium.plugins.tracking.settings import tracking_settings
 from atrium.sdk import PluginInfo, Router, WebModule, WebSlot, hookimpl
-from atrium.sdk.types import DatabaseSpec, JobSpec
+from atrium.sdk.types import DatabaseSpec, Event, JobSpec
 
 
 @hookimpl
@@ -60,6 +60,11 @@ def atrium_demo_data(tenants: dict[str, int]) -> None:
 @hookimpl
 def atrium_usage_totals(tenant_id: int | None, days: int) -> dict[str, Any] | None:
     return service.usage_totals(tenant_id, days)
+
+
+@hookimpl
+def atrium_event(event: Event) -> None:
+    logins.record(event)
 
 
 @hookimpl

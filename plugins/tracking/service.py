@@ -19,6 +19,7 @@ from atrium.plugins.tracking.models import (
     APP_LOAD,
     BUTTON_CLICK,
     PAGE_VISIT,
+    SIGN_IN,
     DailyApp,
     DailyMenu,
     DailyTenant,
@@ -138,7 +139,7 @@ def rollup_day(day: date) -> None:
 
     db.execute(
         insert(DailyUser.__table__).from_select(
-            ["day", "tenant_id", "user_id", "loads", "visits", "clicks"],
+            ["day", "tenant_id", "user_id", "loads", "visits", "clicks", "logins"],
             select(
                 d,
                 TrackingEvent.tenant_id,
@@ -146,6 +147,7 @@ def rollup_day(day: date) -> None:
                 count(APP_LOAD),
                 count(PAGE_VISIT),
                 count(BUTTON_CLICK),
+                count(SIGN_IN),
             )
             .where(in_day)
             .group_by(TrackingEvent.tenant_id, TrackingEvent.user_id),
@@ -154,8 +156,16 @@ def rollup_day(day: date) -> None:
     u = DailyUser.__table__.c
     db.execute(
         insert(DailyTenant.__table__).from_select(
-            ["day", "tenant_id", "loads", "visits", "clicks", "users"],
-            select(d, u.tenant_id, func.sum(u.loads), func.sum(u.visits), func.sum(u.clicks), func.count())
+            ["day", "tenant_id", "loads", "visits", "clicks", "users", "logins"],
+            select(
+                d,
+                u.tenant_id,
+                func.sum(u.loads),
+                func.sum(u.visits),
+                func.sum(u.clicks),
+                func.count(),
+                func.sum(u.logins),
+            )
             .where(u.day == day)
             .group_by(u.tenant_id),
         )
@@ -440,6 +450,7 @@ def _top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
                 select(DailyUser.user_id, total)
                 .where(DailyUser.day >= since)
                 .group_by(DailyUser.user_id)
+                .having(total > 0)
                 .order_by(total.desc(), DailyUser.user_id)
                 .limit(limit)
             )
@@ -471,6 +482,7 @@ def _top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
                 select(DailyTenant.tenant_id, total, func.max(DailyTenant.users))
                 .where(DailyTenant.day >= since)
                 .group_by(DailyTenant.tenant_id)
+                .having(total > 0)
                 .order_by(total.desc(), DailyTenant.tenant_id)
                 .limit(limit)
             )
@@ -557,8 +569,9 @@ def recent(limit: int) -> list[dict[str, Any]]:
 
 
 def usage_totals(tenant_id: int | None, days: int) -> dict[str, Any]:
-    """Clicks and the ten most used menus over the last `days` days, for one tenant or (None) the platform;
-    the kernel's behaviour totals ask this through `atrium_usage_totals`."""
+    """Clicks, the ten most used menus and sign-ins per day over the last `days` days, for one tenant or
+    (None) the platform; the kernel's behaviour totals and 7-day sign-ins ask this through
+    `atrium_usage_totals`."""
     since = _window(days)
     scope = unscoped() if tenant_id is None else tenant_scope(tenant_id)
     total = func.sum(DailyMenu.visits + DailyMenu.clicks)
@@ -574,4 +587,17 @@ def usage_totals(tenant_id: int | None, days: int) -> dict[str, Any]:
             .order_by(total.desc(), DailyMenu.menu_key)
             .limit(10)
         ).all()
-    return {"clickTotal": int(clicks), "topMenus": [{"name": n or k, "count": int(c)} for k, n, c in menus]}
+        logins = dict(
+            db.execute(
+                select(DailyTenant.day, func.sum(DailyTenant.logins))
+                .where(DailyTenant.day >= since)
+                .group_by(DailyTenant.day)
+            ).all()
+        )
+    by_day = {_as_date(d): int(n) for d, n in logins.items()}
+    series = [since + timedelta(days=i) for i in range(days)]
+    return {
+        "clickTotal": int(clicks),
+        "topMenus": [{"name": n or k, "count": int(c)} for k, n, c in menus],
+        "loginSeries": [{"date": d.isoformat(), "count": by_day.get(d, 0)} for d in series],
+    }

@@ -9,6 +9,7 @@ from atrium.sdk import MenuSpec, PluginInfo, Router, WebModule, hookimpl
 from atrium.sdk.types import DatabaseSpec, JobSpec
 
 from . import api, demo, jobs, service
+from .job_counts import job_counts
 from .models import Base
 
 
@@ -62,3 +63,8 @@ def atrium_startup(services: Any) -> None:
 @hookimpl
 def atrium_demo_data(tenants: dict[str, int]) -> None:
     demo.load(tenants)
+
+
+@hookimpl
+def atrium_background_job_counts(tenant_id: int | None) -> dict[str, int]:
+    return job_counts(tenant_id)

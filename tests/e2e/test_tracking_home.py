@@ -42,7 +42,11 @@ def recent_until(page: Any, http: httpx.Client, wanted: Any) -> list[dict[str, A
     return records
 
 
-def test_home_cards_are_drawn_with_data(admin_page: Any) -> None:
+def statistic_values(card: Any) -> list[str]:
+    return [v.strip() for v in card.locator(".ant-statistic-content-value").all_inner_texts()]
+
+
+def test_home_cards_are_drawn_with_data(admin_page: Any, live_server: Any) -> None:
     page = admin_page
     cards = page.get_by_test_id("tracking-cards")
     expect(cards).to_be_visible(timeout=WAIT)
@@ -67,6 +71,19 @@ def test_home_cards_are_drawn_with_data(admin_page: Any) -> None:
     home = page.get_by_test_id("home-page")
     for title in ("Tenants", "Users", "Questions"):
         expect(home.get_by_text(title, exact=True)).to_be_visible()
+    # the process and forms plugins' cards, with the numbers their APIs answer
+    http = api(live_server.url, "admin")
+    processes = http.get("/api/process/count").json()["data"]
+    forms = http.get("/api/form/count").json()["data"]
+    assert forms["forms"] > 0
+    process_card = page.get_by_test_id("home-process-counts")
+    expect(process_card.locator(".ant-statistic-content-value").first).not_to_have_text("-", timeout=WAIT)
+    expected = [f"{processes[k]:,}" for k in ("running", "failed", "normal", "weekTotal")]
+    assert statistic_values(process_card) == expected
+    form_card = page.get_by_test_id("home-form-count")
+    form_total = form_card.locator(".ant-statistic-content-value")
+    expect(form_total).to_have_text(f"{forms['forms']:,}", timeout=WAIT)
+    expect(form_card).to_contain_text(str(forms["submissions"]))
     shot(page, "tracking-home")
 
 
@@ -119,3 +136,27 @@ def test_cards_vanish_when_tracking_is_disabled_for_the_tenant(page: Any, live_s
     finally:
         state["enabled"] = True
         admin.post("/api/base/admin/plugins/state", json={"params": state})
+
+
+def test_background_jobs_card_stands_in_when_the_process_plugin_is_disabled(
+    page: Any, live_server: Any
+) -> None:
+    admin = api(live_server.url, "admin")
+    state = {"plugin": "process", "enabled": False, "tenantId": GLOBEX}
+    assert admin.post("/api/base/admin/plugins/state", json={"params": state}).json()["code"] == 800
+    try:
+        jobs = api(live_server.url, "bob").get("/api/log/dashboard/run-states").json()["data"]
+        assert jobs["counts"] == "jobs"
+        sign_in(page, live_server.url, "bob", DEMO_PASSWORDS["bob"])
+        card = page.get_by_test_id("tracking-background-jobs")
+        expect(card).to_be_visible(timeout=WAIT)
+        expect(card).to_contain_text("Background jobs")
+        expect(card).to_contain_text("imports and exports")
+        assert statistic_values(card) == [f"{jobs[k]:,}" for k in ("running", "failed", "normal")]
+        expect(page.get_by_test_id("home-process-counts")).to_have_count(0)
+    finally:
+        state["enabled"] = True
+        admin.post("/api/base/admin/plugins/state", json={"params": state})
+    page.reload()
+    expect(page.get_by_test_id("home-process-counts")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("tracking-background-jobs")).to_have_count(0)

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from atrium.plugins.tracking import service
-from atrium.plugins.tracking.models import DailyMenu, DailyUser, TrackingEvent
+from atrium.plugins.tracking.models import SIGN_IN, DailyMenu, DailyUser, TrackingEvent
 from atrium.sdk.context import unscoped
 from atrium.sdk.db import session, utcnow
 
@@ -56,16 +56,14 @@ def settle(kernel: Any) -> None:
         service.rollup([utcnow().date()])
 
 
-def raw_rows(kernel: Any, tenant_id: int) -> list[TrackingEvent]:
+def raw_rows(kernel: Any, tenant_id: int, sign_ins: bool = False) -> list[TrackingEvent]:
+    """The tenant's raw events: what the browser sent, and with `sign_ins` the server's sign-in rows too."""
     service.flush(kernel)
+    q = select(TrackingEvent).where(TrackingEvent.tenant_id == tenant_id).order_by(TrackingEvent.id)
+    if not sign_ins:
+        q = q.where(TrackingEvent.event_type != SIGN_IN)
     with kernel.db(), unscoped():
-        return list(
-            session()
-            .execute(
-                select(TrackingEvent).where(TrackingEvent.tenant_id == tenant_id).order_by(TrackingEvent.id)
-            )
-            .scalars()
-        )
+        return list(session().execute(q).scalars())
 
 
 @pytest.fixture
@@ -408,3 +406,53 @@ def test_a_refused_flush_is_kept_and_written_later() -> None:
     buf.add([{"n": 3}])
     assert buf.flush() == 3 and written == [[{"n": 1}, {"n": 2}, {"n": 3}]]
     buf.close()
+
+
+def test_sign_ins_recorded_by_tracking_fill_the_seven_day_counts(
+    fresh: Any, kernel: Any, client: Any, tenant_factory: Any, user_factory: Any, admin_client: Any
+) -> None:
+    from atrium.plugins.tracking import logins
+
+    c, tid, uid = fresh
+    account, password, _ = user_factory(tid)
+    client.signed_in(account, password)  # a second sign-in in the same tenant
+    other_tid = tenant_factory()
+    other_account, other_password, _ = user_factory(other_tid)
+    other = client.signed_in(other_account, other_password)
+    # a sign-in only the tracking store knows of (the kernel's sign-in log has nothing three days back)
+    today = utcnow().date()
+    earlier = logins.sign_in_row(tid, uid, "Earlier", "iotAutho")
+    earlier["at"] = earlier["client_at"] = utcnow() - timedelta(days=3)
+    service.buffer(kernel).add([earlier])
+    service.flush(kernel)
+    with kernel.db():
+        service.rollup([today, today - timedelta(days=3)])
+    stored = [r for r in raw_rows(kernel, tid, sign_ins=True) if r.event_type == SIGN_IN]
+    assert len(stored) == 3 and {r.track_type for r in stored} == {"login"}
+
+    def counts(who: Any) -> dict[str, int]:
+        days = who.ok("GET", "/api/base/login-log/user-7day-login-count")
+        assert len(days) == 7 and days[-1]["date"] == today.isoformat()
+        return {d["date"]: d["count"] for d in days}
+
+    mine, theirs, platform = counts(c), counts(other), counts(admin_client)
+    three_days_ago = (today - timedelta(days=3)).isoformat()
+    assert (mine[today.isoformat()], mine[three_days_ago]) == (2, 1)
+    assert (theirs[today.isoformat()], theirs[three_days_ago]) == (1, 0)
+    assert sum(theirs.values()) == 1
+    assert platform[today.isoformat()] >= 3 and platform[three_days_ago] >= 1
+    assert sum(platform.values()) > sum(mine.values()) + sum(theirs.values())
+
+
+def test_seven_day_sign_ins_fall_back_to_the_kernel_log_without_tracking(
+    client: Any, kernel: Any, tenant_factory: Any, user_factory: Any
+) -> None:
+    tid = tenant_factory()
+    account, password, _uid = user_factory(tid)
+    with kernel.db(), unscoped():
+        kernel.enablement.set(tid, "tracking", False)
+    c = client.signed_in(account, password)
+    client.signed_in(account, password)
+    days = c.ok("GET", "/api/base/login-log/user-7day-login-count")
+    assert days[-1] == {"date": utcnow().date().isoformat(), "count": 2}
+    assert raw_rows(kernel, tid, sign_ins=True) == []  # a tenant without the plugin records nothing

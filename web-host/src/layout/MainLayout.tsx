@@ -26,6 +26,7 @@ const HelpDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialo
 const ChatPanel = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.ChatPanel })));
 import { useSlot, SlotOutlet } from '../plugins/Slots';
 import { isWorkChatBrowser } from '../sso';
+import { trackingWhitelist } from './trackingWhitelist';
 
 /** Usage tracking (page visits, marked clicks, remote loads) starts once the first page is drawn; its
  * module is a chunk of its own so that the first page's script does not wait for it. */
@@ -35,7 +36,13 @@ function useUsageTracking(): void {
     let alive = true;
     const timer = setTimeout(() => {
       void import(/* webpackChunkName: "tracking" */ '@atrium/sdk/tracking').then(({ tracking }) => {
-        if (alive) stop = tracking.start({ enabled: () => !!store.get().flags.tracking, systemName: () => store.get().setting.systemName || '' });
+        if (alive) {
+          stop = tracking.start({
+            enabled: () => !!store.get().flags.tracking,
+            whitelist: trackingWhitelist(),
+            systemName: () => store.get().setting.systemName || '',
+          });
+        }
       });
     }, 0);
     return () => {

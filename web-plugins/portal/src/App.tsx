@@ -3,10 +3,18 @@
  * draws the company news list at /portal/news), the article page at /knowledge-details and the
  * content management screen at /content-management.
  */
+import { lazy, Suspense } from 'react';
+import { Spin } from 'antd';
 import { definePlugin } from '@atrium/sdk';
 import { Panels } from './Panels';
 import { Details } from './pages/Details';
-import { Manage } from './pages/Manage';
+
+/** The editor (Tiptap) is fetched only when content management opens. */
+const ManagePage = lazy(() => import('./pages/Manage').then((m) => ({ default: m.Manage })));
+
+function Manage() {
+  return <Suspense fallback={<Spin />}><ManagePage /></Suspense>;
+}
 
 export default definePlugin({
   name: 'portal',

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Empty, Row, Skeleton, Statistic, Tag } from 'antd';
 import { request, useT } from '@atrium/sdk';
 import { Chart } from './Chart';
+import { BackgroundJobsCard, type RunStates } from './RunStates';
 
 interface Series { date: string; loads: number; visits: number; clicks: number; users: number }
 interface Summary {
@@ -19,17 +20,19 @@ interface Data {
   menus: Ranked[];
   users: Ranked[];
   logins: DayCount[];
+  runStates: RunStates | null;
 }
 
 async function load(): Promise<Data> {
   const get = <T,>(path: string, params?: Record<string, unknown>) => request<T>(path, { params, silent: true });
-  const [week, month, tenants, menus, users, logins] = await Promise.all([
+  const [week, month, tenants, menus, users, logins, runStates] = await Promise.all([
     get<Summary>('log/dashboard/summary', { days: 7 }),
     get<Summary>('log/dashboard/summary', { days: 30 }),
     get<{ tenantName: string; count: number }[]>('log/dashboard/top-tenants', { days: 30 }),
     get<{ name: string; count: number }[]>('log/dashboard/top-menus', { days: 30 }),
     get<{ userName: string; count: number }[]>('log/dashboard/top-users', { days: 30 }),
     get<DayCount[]>('base/login-log/user-7day-login-count').catch(() => [] as DayCount[]),
+    get<RunStates>('log/dashboard/run-states').catch(() => null),
   ]);
   return {
     week, month,
@@ -37,6 +40,7 @@ async function load(): Promise<Data> {
     menus: menus.map((x) => ({ name: x.name, count: x.count })),
     users: users.map((x) => ({ name: x.userName, count: x.count })),
     logins: Array.isArray(logins) ? logins : [],
+    runStates,
   };
 }
 
@@ -119,6 +123,11 @@ export function HomeCards() {
             </Card>
           </Col>
         ))}
+        {data.runStates?.counts === 'jobs' && (
+          <Col xs={24} lg={12}>
+            <BackgroundJobsCard states={data.runStates} />
+          </Col>
+        )}
         <Col xs={24} lg={12}>
           <Card variant="borderless" title={t('web.visitAnalysis')} data-testid="tracking-visit-analysis">
             {visits && <Chart option={visits} label={t('web.visitAnalysis')} />}

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Card, Empty, Skeleton, Space, Tag, Typography } from 'antd';
 import { useT } from '@atrium/sdk';
 import { api, type Article } from '../api';
+import { useCoverSrc } from '../coverSrc';
 
 /** An article (`/knowledge-details?id=`): its content is sanitised by the server before it is stored. */
 export function Details() {
@@ -10,6 +11,7 @@ export function Details() {
   const navigate = useNavigate();
   const id = new URLSearchParams(useLocation().search).get('id') || '';
   const [article, setArticle] = useState<Article | null | undefined>(undefined);
+  const cover = useCoverSrc(article?.coverUrl);
   useEffect(() => {
     setArticle(undefined);
     if (!id) return setArticle(null);
@@ -26,7 +28,7 @@ export function Details() {
         <Typography.Text type="secondary">{article.authorName}</Typography.Text>
         <Typography.Text type="secondary" data-testid="article-views">{t('web.views', { count: article.views })}</Typography.Text>
       </Space>
-      {article.coverUrl && <img src={article.coverUrl} alt="" style={{ maxWidth: '100%', borderRadius: 8, marginBottom: 12 }} />}
+      {cover && <img src={cover} alt="" data-testid="article-cover" style={{ maxWidth: '100%', borderRadius: 8, marginBottom: 12 }} />}
       {/* content was sanitised with nh3 on the server */}
       <div className="at-article" data-testid="article-content" dangerouslySetInnerHTML={{ __html: article.content || '' }} />
       <Button style={{ marginTop: 16 }} onClick={() => navigate(-1)}>{t('web.back')}</Button>

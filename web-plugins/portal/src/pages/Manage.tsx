@@ -2,6 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { App, Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
 import { useT } from '@atrium/sdk';
 import { api, CATEGORIES, type Article, type Page } from '../api';
+import { CoverUpload } from '../editor/CoverUpload';
+import { RichText } from '../editor/RichText';
 
 interface FormValues {
   category: string;
@@ -110,8 +112,8 @@ export function Manage() {
             </Form.Item>
           </Space.Compact>
           <Form.Item name="summary" label={t('web.summary')} rules={[{ max: 500 }]}><Input maxLength={500} /></Form.Item>
-          <Form.Item name="coverUrl" label={t('web.cover')}><Input placeholder="https://… or /api/file/…" /></Form.Item>
-          <Form.Item name="content" label={t('web.content')}><Input.TextArea rows={8} data-testid="article-content-input" placeholder="<p>…</p>" /></Form.Item>
+          <Form.Item name="coverUrl" label={t('web.cover')}><CoverUpload /></Form.Item>
+          <Form.Item name="content" label={t('web.content')}><RichText /></Form.Item>
           <Space wrap size="large">
             <Form.Item name="publishStart" label={`${t('web.window')} ↦`}><Input type="datetime-local" /></Form.Item>
             <Form.Item name="publishEnd" label="↤"><Input type="datetime-local" /></Form.Item>

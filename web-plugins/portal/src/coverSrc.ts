@@ -1,0 +1,24 @@
+import { useEffect, useState } from 'react';
+import { request } from '@atrium/sdk';
+
+/** Files kept by the files plugin are served to an <img> only through a short-lived signed address. */
+const STORED_FILE = '/api/file/iot-base-attachment/file/';
+
+/** The address an <img> can show for a cover: other addresses as they are, a stored file through the
+ * files plugin's `getUrl` (spec 7.3); '' while it is asked for or when it cannot be shown. */
+export function useCoverSrc(url: string | undefined): string {
+  const stored = !!url && url.startsWith(STORED_FILE);
+  const [signed, setSigned] = useState('');
+  useEffect(() => {
+    setSigned('');
+    if (!stored) return;
+    let alive = true;
+    request<string>('file/iot-base-attachment/getUrl', { params: { url }, silent: true })
+      .then((u) => alive && setSigned(u))
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [url, stored]);
+  return stored ? signed : url || '';
+}
