@@ -105,6 +105,17 @@ def render(formId: str, query: RenderQuery) -> dict[str, Any]:  # noqa: N803
     return service.render(formId[:64], query.layoutId)
 
 
+class PeopleQuery(BaseModel):
+    keyword: Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)] = ""
+    limit: int = Field(default=20, ge=1, le=service.PEOPLE_MAX)
+
+
+@router.get("/people", query=PeopleQuery)
+def people(query: PeopleQuery) -> list[dict[str, Any]]:
+    """The current tenant's members for the user and member pickers (`{id, name, account, department}`)."""
+    return service.people(query.keyword, query.limit)
+
+
 @router.get("/count")
 def count() -> dict[str, int]:
     """How many forms the tenant has, how many are published, how many submissions (home card)."""

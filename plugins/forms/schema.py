@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 import orjson
@@ -26,7 +27,13 @@ from atrium.sdk import BadRequest, current_context
 from atrium.sdk.services import services
 
 FIELD_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+#: a dictionary type as the kernel keeps them (``x-dict``)
+DICT_TYPE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 NO_DATA_KINDS = frozenset({"section", "divider"})
+#: kinds whose choices may come from a dictionary
+DICT_KINDS = frozenset({"select", "radio"})
+#: kinds holding a person picked among the tenant's members: ``{"id", "name"}``
+PERSON_KINDS = frozenset({"user", "member"})
 MAX_SUBMISSION_BYTES = 1_000_000
 MAX_TABLE_ROWS = 10_000
 MAX_SCHEMA_BYTES = 512_000
@@ -76,29 +83,65 @@ def check_design(schema: Any) -> dict[str, Any]:
         raise BadRequest("forms:schema.not_object")
     if len(props) > MAX_FIELDS:
         raise BadRequest("forms:schema.too_many_fields", limit=MAX_FIELDS)
-    for key in props:
+    for key, prop in props.items():
         if not FIELD_KEY.match(key):
             raise BadRequest("forms:schema.bad_key", key=key[:80])
+        if isinstance(prop, dict):
+            _check_field(schema, key, prop)
     return schema
 
 
+def _check_field(schema: dict[str, Any], key: str, prop: dict[str, Any]) -> None:
+    """A field's own conventions: ``x-dict`` names a dictionary type on a select or radio field, and a
+    default value fits the field (its type, range, length, pattern or choices)."""
+    if "x-dict" in prop:
+        kind = prop.get("x-kind")
+        dic = prop["x-dict"]
+        if kind not in DICT_KINDS or not isinstance(dic, str) or not DICT_TYPE.match(dic):
+            raise BadRequest("forms:schema.bad_dict", field=label(schema, key))
+    if "default" in prop:
+        plain = {k: v for k, v in prop.items() if k != "default"}
+        if not Draft202012Validator(plain, format_checker=_FORMATS).is_valid(prop["default"]):
+            raise BadRequest("forms:schema.bad_default", field=label(schema, key))
+
+
+def dict_fields(schema: dict[str, Any]) -> dict[str, str]:
+    """The top-level fields whose choices come from a dictionary: field key to dictionary type."""
+    return {
+        k: str(p["x-dict"])
+        for k, p in schema.get("properties", {}).items()
+        if isinstance(p, dict) and p.get("x-dict") and p.get("x-kind") in DICT_KINDS
+    }
+
+
+def person_fields(schema: dict[str, Any]) -> list[str]:
+    """The top-level fields holding a picked user or tenant member."""
+    return [
+        k
+        for k, p in schema.get("properties", {}).items()
+        if isinstance(p, dict) and p.get("x-kind") in PERSON_KINDS
+    ]
+
+
 class _Validators:
-    """Compiled validators by version row id (a saved version never changes)."""
+    """Compiled validators by version: a saved version never changes, but a row id alone does not name one
+    (SQLite gives a deleted form's last ids out again, and a process may serve more than one database), so
+    the key is the row's id with the moment it was saved."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.items: OrderedDict[int, Draft202012Validator] = OrderedDict()
+        self.items: OrderedDict[Hashable, Draft202012Validator] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, version_id: int, schema: dict[str, Any]) -> Draft202012Validator:
+    def get(self, version: Hashable, schema: dict[str, Any]) -> Draft202012Validator:
         with self.lock:
-            found = self.items.get(version_id)
+            found = self.items.get(version)
             if found is not None:
-                self.items.move_to_end(version_id)
+                self.items.move_to_end(version)
                 return found
         validator = Draft202012Validator(schema, format_checker=_FORMATS)
         with self.lock:
-            self.items[version_id] = validator
+            self.items[version] = validator
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
         return validator
@@ -227,11 +270,50 @@ def errors_of(
     return [{"field": f, "message": m} for f, m in found.items()]
 
 
-def check(validator: Draft202012Validator, schema: dict[str, Any], data: dict[str, Any]) -> None:
-    """Raise a 400 with the field-level messages when ``data`` breaks the schema."""
-    if validator.is_valid(data):
+def reference_errors(
+    schema: dict[str, Any],
+    data: dict[str, Any],
+    codes: Callable[[str], Collection[str]],
+    members: Callable[[list[int]], dict[int, str]],
+) -> list[dict[str, str]]:
+    """What the schema alone cannot check, against the platform: a dictionary field's value must be an item
+    of its dictionary type (``codes``: the item codes of a type), and a picked person a member of the
+    tenant (``members``: id to name for those of the ids who are). A picked person's name is set to the
+    directory's (``data`` changes in place). Answers the field-level messages, like `errors_of`."""
+    t = services().t
+    errors: list[dict[str, str]] = []
+    for key, dic in dict_fields(schema).items():
+        value = data.get(key)
+        if isinstance(value, str) and value not in codes(dic):
+            errors.append({"field": key, "message": t("forms:v.enum", field=label(schema, key), limit="")})
+    people = {k: data[k] for k in person_fields(schema) if isinstance(data.get(k), dict)}
+    wanted = [
+        p["id"] for p in people.values() if isinstance(p.get("id"), int) and not isinstance(p["id"], bool)
+    ]
+    names = members(wanted) if wanted else {}
+    for key, person in people.items():
+        pid = person.get("id")
+        if not isinstance(pid, int) or isinstance(pid, bool) or pid not in names:
+            errors.append({"field": key, "message": t("forms:v.member", field=label(schema, key))})
+        else:
+            data[key] = {"id": pid, "name": names[pid]}
+    return errors
+
+
+def check(
+    validator: Draft202012Validator,
+    schema: dict[str, Any],
+    data: dict[str, Any],
+    more: list[dict[str, str]] | None = None,
+) -> None:
+    """Raise a 400 with the field-level messages when ``data`` breaks the schema (or ``more`` holds the
+    messages of `reference_errors`)."""
+    valid = validator.is_valid(data)
+    if valid and not more:
         return
-    errors = errors_of(validator, schema, data)
+    errors = [] if valid else errors_of(validator, schema, data)
+    seen = {e["field"] for e in errors}
+    errors += [e for e in more or [] if e["field"] not in seen]
     raise BadRequest(
         "forms:submission.invalid",
         data={"errors": errors},

@@ -13,13 +13,16 @@ from sqlalchemy import Select, String, Table, and_, delete, exists, false, func,
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import aliased
 
-from atrium.plugins.forms import pgasync
+from atrium.plugins.forms import dictionaries, pgasync
 from atrium.plugins.forms import schema as fs
 from atrium.plugins.forms.models import DRAFT, SUBMITTED, Form, FormVersion, Submission, SubmissionValue
 from atrium.sdk import Conflict, Forbidden, NotFound, SessionUser, current_context
 from atrium.sdk.db import session, utcnow
+from atrium.sdk.services import services
 
 LIST_MAX = 200
+#: the people picker answers at most this many members
+PEOPLE_MAX = 50
 
 
 def _user() -> SessionUser:
@@ -193,7 +196,63 @@ def version_out(row: FormVersion, layout: str = "") -> dict[str, Any]:
         "uiSchema": row.ui_schema,
         "layouts": layouts,
         "layout": layouts.get(layout) if layout else None,
+        "dictionaries": dictionaries_of(row.schema),
     }
+
+
+def version_key(row: FormVersion) -> tuple[int, datetime]:
+    """What names a saved version for the validator cache (see `schema._Validators`)."""
+    return (row.id, row.created_at)
+
+
+def dictionaries_of(schema: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """The items of the dictionaries the form's choice fields take (``x-dict``), in the request's language."""
+    types = fs.dict_fields(schema).values()
+    return dictionaries.items(types) if types else {}
+
+
+def _references(schema: dict[str, Any], data: dict[str, Any]) -> list[dict[str, str]]:
+    """The checks against the platform (dictionary items, tenant members), run before anything is written;
+    picked people get the directory's names."""
+    if not fs.dict_fields(schema) and not fs.person_fields(schema):
+        return []
+    tid = _tenant()
+    found: dict[str, set[str]] = {}
+
+    def codes(dic_type: str) -> set[str]:
+        if dic_type not in found:
+            found[dic_type] = dictionaries.codes(dic_type)
+        return found[dic_type]
+
+    def members(ids: list[int]) -> dict[int, str]:
+        people = services().directory.members(tid, user_ids=ids)
+        return {p.user_id: p.full_name or p.account for p in people}
+
+    return fs.reference_errors(schema, data, codes, members)
+
+
+def people(keyword: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The current tenant's members for the user and member pickers, searched by name, account, staff number
+    or department."""
+    tid = _tenant()
+    word = keyword.strip().lower()
+    out = []
+    for p in services().directory.members(tid):
+        if word and not any(
+            word in (v or "").lower() for v in (p.full_name, p.account, p.staff_no, p.department)
+        ):
+            continue
+        out.append(
+            {
+                "id": p.user_id,
+                "name": p.full_name or p.account,
+                "account": p.account,
+                "department": p.department,
+            }
+        )
+        if len(out) >= min(limit, PEOPLE_MAX):
+            break
+    return out
 
 
 def published(form_ref: str | int, layout: str = "") -> tuple[Form, FormVersion]:
@@ -446,9 +505,10 @@ def store(
     name = user.full_name if user else ""
     if draft:
         return _insert_one(form, row, cleaned, DRAFT, uid, name)
-    validator = fs.validators.get(row.id, row.schema)
+    validator = fs.validators.get(version_key(row), row.schema)
+    more = _references(row.schema, cleaned)
     return _insert_one(
-        form, row, cleaned, SUBMITTED, uid, name, lambda: fs.check(validator, row.schema, cleaned)
+        form, row, cleaned, SUBMITTED, uid, name, lambda: fs.check(validator, row.schema, cleaned, more)
     )
 
 
@@ -460,6 +520,12 @@ def submit(form_ref: str | int, data: Any, draft: bool) -> dict[str, Any]:
 
 def _may_see(sub: Submission, user: SessionUser) -> bool:
     return user.is_admin or sub.created_by == user.user_id
+
+
+def may_edit(sub: Submission | Stored, form: Form, user: SessionUser) -> bool:
+    """Who may edit a submission they can see: administrators always, the author a draft, or a submitted one
+    when the form allows editing."""
+    return user.is_admin or sub.status == DRAFT or form.allow_edit
 
 
 def get_submission(sub_id: int) -> Submission:
@@ -475,14 +541,15 @@ def update_submission(sub_id: int, data: Any, draft: bool) -> dict[str, Any]:
     sub = get_submission(sub_id)
     user = _user()
     form = get_form(sub.form_id)
-    if not (user.is_admin or sub.status == DRAFT or form.allow_edit):
+    if not may_edit(sub, form, user):
         raise Forbidden("forms:submission.edit_denied")
     if sub.status == SUBMITTED and draft:
         draft = False
     row = get_version(form, sub.version)
     cleaned = fs.clean(row.schema, data)
     if not draft:
-        fs.check(fs.validators.get(row.id, row.schema), row.schema, cleaned)
+        more = _references(row.schema, cleaned)
+        fs.check(fs.validators.get(version_key(row), row.schema), row.schema, cleaned, more)
     sub.data = cleaned
     sub.status = DRAFT if draft else SUBMITTED
     db = session()
@@ -533,7 +600,13 @@ def submission_detail(sub_id: int) -> dict[str, Any]:
     sub = get_submission(sub_id)
     form = get_form(sub.form_id)
     row = get_version(form, sub.version)
-    return {**submission_out(sub, form), "schema": row.schema, "uiSchema": row.ui_schema}
+    return {
+        **submission_out(sub, form),
+        "schema": row.schema,
+        "uiSchema": row.ui_schema,
+        "dictionaries": dictionaries_of(row.schema),
+        "canEdit": may_edit(sub, form, _user()),
+    }
 
 
 @dataclass
@@ -622,12 +695,13 @@ def list_submissions(form_ref: str | int, q: ListQuery, page: int, size: int) ->
     """A page of submissions, newest first; the total is counted up to COUNT_CAP (``totalExact`` false
     past it) and not at all when the first page is not full."""
     form = get_form(form_ref)
-    stmt, sid = _ids(form, q, _user())
+    user = _user()
+    stmt, sid = _ids(form, q, user)
     offset = (page - 1) * size
     ids = list(session().execute(stmt.order_by(sid.desc()).offset(offset).limit(size)).scalars())
     total = len(ids) if page == 1 and len(ids) < size else _count(stmt, COUNT_CAP + 1)
     return {
-        "list": [submission_out(s, form) for s in _rows(ids)],
+        "list": [{**submission_out(s, form), "canEdit": may_edit(s, form, user)} for s in _rows(ids)],
         "total": min(total, COUNT_CAP),
         "totalExact": total <= COUNT_CAP,
         "pageNum": page,

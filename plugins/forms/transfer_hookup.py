@@ -6,6 +6,7 @@ When the transfer plugin is not installed nothing is registered and forms work o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any
@@ -13,8 +14,8 @@ from typing import Any
 import structlog
 from sqlalchemy import select
 
+from atrium.plugins.forms import dictionaries, service
 from atrium.plugins.forms import schema as fs
-from atrium.plugins.forms import service
 from atrium.plugins.forms.models import Form, FormVersion
 from atrium.sdk import AtriumError
 from atrium.sdk.context import current_context, unscoped
@@ -24,6 +25,8 @@ from atrium.sdk.services import services
 log = structlog.get_logger("atrium.forms.transfer")
 EXPORT_URL = "api/form/submission/exportData"
 TYPES = {"number": "float", "integer": "int", "boolean": "bool"}
+#: an import reads a dictionary's codes again after this many seconds
+DICT_SECONDS = 10.0
 
 
 def _transfer() -> Any:
@@ -153,18 +156,34 @@ def register_form(form: Form, row: FormVersion) -> None:
         )
     code = form.code
 
-    version_id = row.id
+    version_id = service.version_key(row)
 
     def prepare(data: dict[str, Any]) -> dict[str, Any]:
         return fs.clean(schema, {k: _convert(v) for k, v in data.items() if v is not None})
 
+    dict_keys = fs.dict_fields(schema)
+    recent: dict[str, tuple[float, set[str]]] = {}
+
+    def codes(dic_type: str) -> set[str]:
+        """A dictionary's codes, read again after a few seconds (rows are checked one by one)."""
+        hit = recent.get(dic_type)
+        if hit is None or time.monotonic() - hit[0] > DICT_SECONDS:
+            hit = (time.monotonic(), dictionaries.codes(dic_type))
+            recent[dic_type] = hit
+        return hit[1]
+
     def validate_row(data: dict[str, Any]) -> str | None:
-        """Checked against the schema published when the target was registered (no database here)."""
+        """Checked against the schema published when the target was registered, and dictionary fields
+        against their dictionaries."""
         try:
             cleaned = prepare(data)
         except AtriumError as exc:
             return services().t(exc.key, **exc.params)
         errors = fs.errors_of(fs.validators.get(version_id, schema), schema, cleaned)
+        if dict_keys:
+            seen = {e["field"] for e in errors}
+            more = fs.reference_errors(schema, cleaned, codes, lambda ids: {})
+            errors += [e for e in more if e["field"] not in seen]
         return "; ".join(e["message"] for e in errors) or None
 
     def write(rows: list[dict[str, Any]]) -> None:

@@ -250,7 +250,11 @@ def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # typ
     field(page, "number3").locator("input").fill("7")
     field(page, "radio5").get_by_text("B", exact=True).click()
     field(page, "checkbox6").get_by_text("Blue").click()
-    field(page, "user9").locator("input").fill("Alice Liu")
+    # people are picked among the tenant's members (searched on the server)
+    field(page, "user9").locator(".ant-select").click()
+    page.keyboard.type("alice")
+    listed = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+    listed.get_by_title("Alice Zhang", exact=False).click()
     table.locator("input").first.fill("pens")
     page.get_by_test_id("form-submit").click()
     expect(page.get_by_text("Submitted", exact=True)).to_be_visible()
@@ -260,7 +264,7 @@ def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # typ
     expect(row).to_contain_text("Blue", timeout=LOAD)
     row.get_by_role("button", name="View").click()
     detail = page.get_by_role("dialog")
-    expect(detail).to_contain_text("Alice Liu")
+    expect(detail).to_contain_text("Alice Zhang")
     expect(detail).to_contain_text("7")
     assert page.page_errors == []
 

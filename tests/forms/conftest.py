@@ -87,12 +87,14 @@ def sample_schema() -> dict[str, Any]:
 
 @pytest.fixture
 def member(client: AtriumClient, user_factory: Callable[..., tuple[str, str, int]]) -> Callable[..., Any]:
-    """A new user of a tenant, signed in; `.user_id` is set."""
+    """A new user of a tenant, signed in; `.user_id`, `.account` and `.tenant_id` are set (the user is named
+    `User <account>`)."""
 
     def make(tenant_id: int = 1001, **kw: Any) -> Any:
         account, password, uid = user_factory(tenant_id, **kw)
         c = client.signed_in(account, password)
         c.user_id = uid  # type: ignore[attr-defined]
+        c.account = account  # type: ignore[attr-defined]
         c.tenant_id = tenant_id  # type: ignore[attr-defined]
         return c
 

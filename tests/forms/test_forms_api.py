@@ -17,7 +17,6 @@ GOOD = {
     "code": "AB12",
     "day": "2026-11-20",
     "span": ["2026-11-20", "2026-11-21"],
-    "owner": {"id": 3, "name": "Alice"},
     "lines": [{"item": "ride", "qty": 1}],
 }
 
@@ -127,16 +126,18 @@ def test_a_long_list_counts_up_to_the_cap(boss: AtriumClient, monkeypatch: pytes
 def test_list_search_filter_paging_and_who_sees_what(boss: AtriumClient, member: Any) -> None:
     published_form(boss)
     staff = member(boss.tenant_id)
+    # the owner is picked among the tenant's members and kept with the directory's name
+    owned = {**GOOD, "owner": {"id": boss.user_id, "name": "typed"}}
     for i in range(5):
         boss.ok(
             "POST",
             f"{SUB}/save",
             json={
                 "formId": "expense",
-                "data": {**GOOD, "title": f"Trip {i}", "kind": "a" if i % 2 else "b", "reason": "r"},
+                "data": {**owned, "title": f"Trip {i}", "kind": "a" if i % 2 else "b", "reason": "r"},
             },
         )
-    staff.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": {**GOOD, "title": "Lunch"}})
+    staff.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": {**owned, "title": "Lunch"}})
     everyone = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "pageSize": 4})
     assert everyone["total"] == 6 and len(everyone["list"]) == 4
     assert everyone["list"][0]["data"]["title"] == "Lunch", "newest first"
@@ -159,7 +160,9 @@ def test_list_search_filter_paging_and_who_sees_what(boss: AtriumClient, member:
     )
     assert by_both["total"] == 1
     boss.ok("POST", f"{SUB}/delete", json={"ids": [int(by_amount["list"][0]["submissionId"])]})
-    by_owner = boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "filters": {"owner": "Alice"}})
+    by_owner = boss.ok(
+        "POST", f"{SUB}/list", json={"formId": "expense", "filters": {"owner": f"User {boss.account}"}}
+    )
     assert by_owner["total"] == 6
     mine = staff.ok("POST", f"{SUB}/list", json={"formId": "expense"})
     assert [s["data"]["title"] for s in mine["list"]] == ["Lunch"]
@@ -247,3 +250,26 @@ def test_delete_form_removes_its_submissions(boss: AtriumClient) -> None:
     boss.ok("POST", f"{DESIGN}/delete", json={"formId": form["formId"]})
     assert boss.get(f"{SUB}/detail", params={"submissionId": sub["submissionId"]})["code"] == 404
     assert boss.ok("GET", "/api/form/count") == {"forms": 0, "published": 0, "submissions": 0}
+
+
+def test_the_list_says_who_may_edit_which_submission(boss: AtriumClient, member: Any) -> None:
+    form = published_form(boss)
+    staff = member(boss.tenant_id)
+    staff.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": {"title": "x"}, "draft": True})
+    sent = staff.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": GOOD})
+    mine = staff.ok("POST", f"{SUB}/list", json={"formId": "expense"})["list"]
+    assert {s["status"]: s["canEdit"] for s in mine} == {"draft": True, "submitted": False}
+    assert staff.ok("GET", f"{SUB}/detail", params={"submissionId": sent["submissionId"]})["canEdit"] is False
+    denied = staff.post(f"{SUB}/update", json={"submissionId": sent["submissionId"], "data": GOOD})
+    assert denied["code"] == 403
+    assert all(s["canEdit"] for s in boss.ok("POST", f"{SUB}/list", json={"formId": "expense"})["list"])
+    # once the form allows it, submitters edit what they submitted (and it stays submitted)
+    assert save_design(boss, formId=int(form["formId"]), allowEdit=True)["code"] == 800
+    mine = staff.ok("POST", f"{SUB}/list", json={"formId": "expense"})["list"]
+    assert all(s["canEdit"] for s in mine)
+    edited = staff.ok(
+        "POST",
+        f"{SUB}/update",
+        json={"submissionId": sent["submissionId"], "data": {**GOOD, "title": "Edited"}, "draft": True},
+    )
+    assert edited["status"] == "submitted" and edited["data"]["title"] == "Edited"

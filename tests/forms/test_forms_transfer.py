@@ -94,3 +94,40 @@ def test_process_hooks_offer_forms_and_store_what_is_filled(boss: AtriumClient, 
     # the refused one left nothing behind, though the transaction went on: no submission, no index rows
     assert boss.ok("POST", f"{SUB}/list", json={"formId": "expense"})["total"] == 1
     assert boss.ok("POST", f"{SUB}/list", json={"formId": "expense", "filters": {"kind": "a"}})["total"] == 0
+
+
+def test_an_import_checks_dictionary_fields_against_their_dictionary(
+    boss: AtriumClient, admin_client: AtriumClient
+) -> None:
+    for code in ("north", "south"):
+        admin_client.ok(
+            "POST",
+            "/api/base/admin/dictionaries",
+            json={
+                "dicType": "FORMS_REGIONS",
+                "dicCode": code,
+                "names": {"zh-cn": code, "en-us": code.title()},
+            },
+        )
+    schema = {
+        "type": "object",
+        "required": ["title"],
+        "properties": {
+            "title": {"type": "string", "title": "Title", "x-kind": "text"},
+            "region": {"type": "string", "title": "Region", "x-kind": "select", "x-dict": "FORMS_REGIONS"},
+        },
+    }
+    published_form(boss, "regions", schema=schema)
+    rows: list[list[Any]] = [["title", "region"], ["A", "north"], ["B", "east"], ["C", "south"], ["D", ""]]
+    up = wizard_upload(boss, xlsx_bytes(rows), "regions.xlsx", "form-regions")
+    assert up["code"] == 800, up
+    batch = up["data"]["batchId"]
+    boss.ok(
+        "POST",
+        f"{IMPORT}/start",
+        json={"batchId": batch, "headerRow": 1, "mapping": {"title": 0, "region": 1}},
+    )
+    res = wait_import(boss, batch, 60)
+    assert (res["totalCount"], res["successCount"]) == (4, 3), str(res)[:1500]
+    listed = boss.ok("POST", f"{SUB}/list", json={"formId": "regions"})
+    assert sorted(s["data"]["title"] for s in listed["list"]) == ["A", "C", "D"]

@@ -81,7 +81,7 @@ export function toData(schema: Json, values: Json): Json {
     if (NO_DATA.has(kind) || v === undefined || v === null || v === '' || !visible(prop, values)) continue;
     if (kind === 'file' || kind === 'image') v = (v as any[]).map((f: any) => ({ fileId: f.fileId, name: f.name, size: f.size, url: f.url }));
     if (kind === 'table' && Array.isArray(v)) v = v.filter(Boolean);
-    if ((kind === 'user' || kind === 'member') && !v?.name) continue;
+    if ((kind === 'user' || kind === 'member') && (v?.id === undefined || v?.id === null)) continue;
     out[key] = v;
   }
   return out;

@@ -20,6 +20,19 @@ export interface FormVersion extends FormInfo {
   layouts: Record<string, { columns?: number }>;
   layout?: { columns?: number } | null;
   versions?: { version: number; createdAt: string }[];
+  /** the items of the dictionaries its choice fields take (`x-dict`), in the request's language */
+  dictionaries?: Dictionaries;
+}
+
+/** Dictionary type to its items, `value` the item's code and `label` its name. */
+export type Dictionaries = Record<string, { value: string; label: string }[]>;
+
+/** A member of the current tenant, as the user and member pickers offer them. */
+export interface Person {
+  id: number;
+  name: string;
+  account: string;
+  department?: string;
 }
 
 export interface SubmissionRow {
@@ -30,6 +43,8 @@ export interface SubmissionRow {
   data: Json;
   createdBy: string;
   createdAt: string;
+  /** whether the signed-in user may edit it (administrators, a draft, or a form that allows editing) */
+  canEdit?: boolean;
 }
 
 export interface Page<T> {
@@ -50,7 +65,10 @@ export const formsApi = {
   submit: (formId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/save', { data: { formId, data, draft }, silent: true }),
   update: (submissionId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/update', { data: { submissionId, data, draft }, silent: true }),
   submissions: (body: Json) => request<Page<SubmissionRow>>('form/submission/list', { data: body }),
-  submission: (submissionId: string) => request<SubmissionRow & { schema: Json }>('form/submission/detail', { params: { submissionId } }),
+  submission: (submissionId: string) => request<SubmissionRow & { schema: Json; dictionaries?: Dictionaries }>('form/submission/detail', { params: { submissionId } }),
+  people: (keyword = '', limit = 20) => request<Person[]>('form/people', { params: { keyword, limit }, silent: true }),
+  /** the platform's dictionary types (the kernel's administration API, for the designer) */
+  dictionaryTypes: () => request<{ types: string[] }>('base/admin/dictionaries', { params: { dicType: '' }, silent: true }),
   removeSubmissions: (ids: number[]) => request<{ deleted: number }>('form/submission/delete', { data: { ids } }),
 };
 

@@ -2,7 +2,7 @@
  * What the pages read from a form's JSON Schema without rendering it (the field kinds, choice labels,
  * visibility, help): kept apart from the renderer so the list and the designer do not load it.
  */
-import { fieldLabel, type Json } from './api';
+import { fieldLabel, type Dictionaries, type Json } from './api';
 
 /** Kinds that only lay the form out (a heading, a line) and carry no data. */
 export const NO_DATA = new Set(['section', 'divider']);
@@ -46,4 +46,28 @@ export function helpText(prop: Json, locale: string): string {
 /** The label of a top-level field, as the server names it in its messages. */
 export function labelOf(schema: Json, key: string, locale: string): string {
   return fieldLabel(schema.properties?.[key], key, locale);
+}
+
+/** Kinds whose choices may come from a dictionary (`x-dict`). */
+const DICT_KINDS = new Set(['select', 'radio']);
+
+/**
+ * The schema with each dictionary field's items as its choices: `enum` their codes, `x-enumNames` their names
+ * in the locale, so rjsf draws them and the browser checks a value is one of them (the server checks the
+ * same against the dictionary). Answers the schema itself when it has no dictionary field.
+ */
+export function withDictionaries(schema: Json, dictionaries: Dictionaries | undefined, locale: string): Json {
+  const props: Record<string, Json> = schema?.properties || {};
+  if (!Object.values(props).some((p) => p?.['x-dict'])) return schema;
+  const properties: Record<string, Json> = {};
+  for (const [key, prop] of Object.entries(props)) {
+    const type = prop?.['x-dict'];
+    if (!type || !DICT_KINDS.has(kindOf(prop))) {
+      properties[key] = prop;
+      continue;
+    }
+    const items = dictionaries?.[type] || [];
+    properties[key] = { ...prop, enum: items.map((i) => i.value), 'x-enumNames': { [locale]: items.map((i) => i.label) } };
+  }
+  return { ...schema, properties };
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Alert, Card, Select, Spin } from 'antd';
 import { useT } from '@atrium/sdk';
 import { formsApi, formTitle, type FormVersion } from '../api';
+import { withDictionaries } from '../schemaInfo';
 import { SchemaForm } from '../SchemaForm';
 
 /** `/form-preview?formId=&version=`: any saved version, published or not, as it will render. */
@@ -16,16 +17,18 @@ export function PreviewPage() {
   useEffect(() => {
     if (formId) formsApi.detail(formId, version).then(setDef);
   }, [formId, version]);
+  const schema = useMemo(() => (def ? withDictionaries(def.schema, def.dictionaries, t.locale) : null), [def, t.locale]);
   if (!formId) return <Alert type="info" title={t('web.pickForm')} />;
-  if (!def) return <Spin />;
+  if (!def || !schema) return <Spin />;
   const layouts = Object.keys(def.layouts || {});
   return (
     <Card
+      data-testid="form-preview"
       title={`${formTitle(def, t.locale)} · v${def.version}`}
       extra={<Select style={{ width: 160 }} value={layout} onChange={setLayout} options={[{ value: '', label: t('web.oneColumn') }, ...layouts.map((l) => ({ value: l, label: l }))]} />}
     >
-      <Alert type="warning" title={t('web.previewNote')} style={{ marginBottom: 16 }} />
-      <SchemaForm schema={def.schema} columns={(layout && def.layouts[layout]?.columns) || 1} />
+      <Alert type="warning" title={t('web.previewNote')} style={{ marginBottom: 16 }} data-testid="preview-note" />
+      <SchemaForm schema={schema} columns={(layout && def.layouts[layout]?.columns) || 1} />
     </Card>
   );
 }

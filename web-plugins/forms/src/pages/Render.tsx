@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { App, Button, Card, Result, Space, Spin } from 'antd';
 import { useT } from '@atrium/sdk';
 import { formsApi, formTitle, type FormVersion } from '../api';
+import { withDictionaries } from '../schemaInfo';
 import { SchemaForm, type SchemaFormHandle } from '../SchemaForm';
 
 /** `/dynamic-form/render/:formId?layoutId=`: fill the published version, save a draft or submit. */
@@ -21,8 +22,9 @@ export function RenderPage() {
   useEffect(() => {
     formsApi.render(code, layoutId).then(setDef, (e) => setError(e.message));
   }, [code, layoutId]);
+  const schema = useMemo(() => (def ? withDictionaries(def.schema, def.dictionaries, t.locale) : null), [def, t.locale]);
   if (error) return <Result status="404" title={error} />;
-  if (!def) return <Spin />;
+  if (!def || !schema) return <Spin />;
   const send = async (draft: boolean) => {
     const filled = form.current;
     if (!filled || (!draft && !filled.validate())) return;
@@ -46,7 +48,7 @@ export function RenderPage() {
   };
   return (
     <Card title={formTitle(def, t.locale)} extra={<Button onClick={() => navigate(`/dynamic-form/render/${encodeURIComponent(def.code)}/submissions`)}>{t('web.mySubmissions')}</Button>}>
-      <SchemaForm ref={form} schema={def.schema} columns={def.layout?.columns || 1} />
+      <SchemaForm ref={form} schema={schema} columns={def.layout?.columns || 1} />
       <Space>
         <Button type="primary" loading={busy} onClick={() => send(false)} data-testid="form-submit">{t('web.submit')}</Button>
         <Button loading={busy} onClick={() => send(true)}>{t('web.saveDraft')}</Button>

@@ -1,9 +1,12 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
-import { App, Button, Card, Descriptions, Drawer, Input, Popconfirm, Select, Space, Table } from 'antd';
+import { App, Button, Card, Descriptions, Drawer, Input, Popconfirm, Select, Space, Spin, Table } from 'antd';
 import { runExportTask, useT } from '@atrium/sdk';
 import { EXPORT_URL, fieldLabel, formsApi, formTitle, type FormVersion, type SubmissionRow } from '../api';
-import { kindOf, options } from '../schemaInfo';
+import { kindOf, options, withDictionaries } from '../schemaInfo';
+
+/** The editor draws the form, so it loads with the renderer only when an edit starts. */
+const EditSubmission = lazy(() => import('./EditSubmission'));
 
 /** `2026-11-18T23:06:13` as the spec shows times: `2026-11-18 23:06`. */
 function when(v: string): string {
@@ -34,7 +37,8 @@ export function totalText(n: number, exact: boolean, t: ((key: string, options?:
   return t('web.totalCount', { total: exact ? count : t('web.atLeast', { total: count }) });
 }
 
-/** `/dynamic-form/render/:formId/submissions`: a form's submissions with search on any field, paging, detail, delete, export. */
+/** `/dynamic-form/render/:formId/submissions`: a form's submissions with search on any field, paging, detail, edit
+ * where allowed, delete, export. */
 export function SubmissionsPage() {
   const t = useT('forms');
   const { message } = App.useApp();
@@ -48,10 +52,12 @@ export function SubmissionsPage() {
   const [field, setField] = useState<string>('');
   const [value, setValue] = useState('');
   const [detail, setDetail] = useState<SubmissionRow | null>(null);
+  const [editing, setEditing] = useState<SubmissionRow | null>(null);
   const [exporting, setExporting] = useState(false);
   useEffect(() => {
     formsApi.render(code).then(setDef);
   }, [code]);
+  const schema = useMemo(() => (def ? withDictionaries(def.schema, def.dictionaries, t.locale) : null), [def, t.locale]);
   const params = useMemo(() => ({ formId: code, keyword, filters: field && value ? { [field]: value } : {} }), [code, keyword, field, value]);
   const load = useCallback(() => {
     formsApi.submissions({ ...params, pageNum: page, pageSize: 10 }).then((r) => {
@@ -61,7 +67,7 @@ export function SubmissionsPage() {
     });
   }, [params, page]);
   useEffect(load, [load]);
-  const fields = Object.entries<any>(def?.schema.properties || {}).filter(([, p]) => !['section', 'divider', 'table'].includes(kindOf(p)));
+  const fields = Object.entries<any>(schema?.properties || {}).filter(([, p]) => !['section', 'divider', 'table'].includes(kindOf(p)));
   const columns = [
     ...fields.slice(0, 6).map(([k, p]) => ({ title: fieldLabel(p, k, t.locale), key: k, ellipsis: kindOf(p) === 'textarea', width: kindOf(p) === 'textarea' ? 200 : undefined, render: (_: unknown, r: SubmissionRow) => text(r.data[k], p, t.locale) })),
     { title: t('web.status'), dataIndex: 'status', render: (s: string) => t(`web.statuses.${s}`) },
@@ -74,6 +80,7 @@ export function SubmissionsPage() {
       render: (_: unknown, r: SubmissionRow) => (
         <Space>
           <Button size="small" onClick={() => setDetail(r)}>{t('web.view')}</Button>
+          {r.canEdit && <Button size="small" onClick={() => setEditing(r)} data-testid={`edit-${r.submissionId}`}>{t('web.edit')}</Button>}
           <Popconfirm title={t('web.confirmDelete')} onConfirm={() => formsApi.removeSubmissions([Number(r.submissionId)]).then(load)}>
             <Button size="small" danger>{t('web.delete')}</Button>
           </Popconfirm>
@@ -114,6 +121,13 @@ export function SubmissionsPage() {
             {fields.map(([k, p]) => <Descriptions.Item key={k} label={fieldLabel(p, k, t.locale)}>{text(detail.data[k], p, t.locale)}</Descriptions.Item>)}
             <Descriptions.Item label={t('web.version')}>v{detail.version}</Descriptions.Item>
           </Descriptions>
+        )}
+      </Drawer>
+      <Drawer open={!!editing} onClose={() => setEditing(null)} title={t('web.editSubmission')} size="large" destroyOnHidden>
+        {editing && (
+          <Suspense fallback={<Spin />}>
+            <EditSubmission submissionId={editing.submissionId} onSaved={() => { setEditing(null); load(); }} />
+          </Suspense>
         )}
       </Drawer>
     </Card>

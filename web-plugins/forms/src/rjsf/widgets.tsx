@@ -3,10 +3,12 @@
  * schema rather than clamped, dates and date ranges, people, file and picture uploads through the files plugin,
  * and the section and divider that only lay the form out.
  */
+import { useEffect, useRef, useState } from 'react';
 import dayjs from 'dayjs';
-import { Button, DatePicker, Divider, Input, InputNumber, Typography, Upload } from 'antd';
+import { Button, DatePicker, Divider, InputNumber, Select, Typography, Upload } from 'antd';
 import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { upload, useT } from '@atrium/sdk';
+import { formsApi, type Person } from '../api';
 import { kindOf } from '../schemaInfo';
 
 const WIDE = { width: '100%' };
@@ -102,15 +104,52 @@ export function UploadWidget({ value, disabled, readonly, options, onChange }: W
   );
 }
 
-/** A user or tenant member, typed by name and kept as `{name}`. */
+/** The tenant's members matching a search, asked again as the search changes (the last answer wins). */
+function usePeople(): [Person[], boolean, (keyword: string) => void] {
+  const [people, setPeople] = useState<Person[]>([]);
+  const [loading, setLoading] = useState(false);
+  const asked = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const search = (keyword: string) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const n = ++asked.current;
+      setLoading(true);
+      formsApi.people(keyword).then(
+        (found) => { if (n === asked.current) { setPeople(found); setLoading(false); } },
+        () => { if (n === asked.current) { setPeople([]); setLoading(false); } },
+      );
+    }, 200);
+  };
+  return [people, loading, search];
+}
+
+/** A user or tenant member picked among the tenant's members (searched on the server), kept as `{id, name}`;
+ * the server checks the id is a member and keeps the directory's name. */
 export function PersonField({ fieldPathId, formData, disabled, readonly, onChange }: FieldProps) {
-  const name = formData && typeof formData === 'object' ? String(formData.name ?? '') : '';
+  const t = useT('forms');
+  const [people, loading, search] = usePeople();
+  const picked = formData && typeof formData === 'object' && formData.id !== undefined && formData.id !== null ? (formData as { id: number; name?: string }) : null;
+  const options = people.map((p) => ({ value: p.id, label: p.department ? `${p.name} · ${p.department}` : p.name, name: p.name }));
+  if (picked && !options.some((o) => o.value === picked.id)) options.unshift({ value: picked.id, label: String(picked.name ?? picked.id), name: String(picked.name ?? '') });
   return (
-    <Input
+    <Select
       id={fieldPathId.$id}
-      value={name}
+      style={WIDE}
+      allowClear
+      placeholder={t('web.pickPerson')}
+      value={picked ? picked.id : undefined}
       disabled={disabled || readonly}
-      onChange={(e) => onChange(e.target.value ? { name: e.target.value } : undefined, fieldPathId.path)}
+      loading={loading}
+      showSearch={{ filterOption: false, onSearch: search }}
+      onOpenChange={(open) => { if (open) search(''); }}
+      notFoundContent={loading ? t('web.searching') : t('web.nobody')}
+      options={options}
+      onChange={(value, option) => {
+        const chosen = Array.isArray(option) ? option[0] : option;
+        onChange(value === undefined || value === null ? undefined : { id: value, name: chosen?.name ?? '' }, fieldPathId.path);
+      }}
     />
   );
 }

@@ -1,0 +1,159 @@
+"""The form designer's settings in Chromium: labels and names in all five languages, default values, choices
+from a platform dictionary, the preview of a version that is not published, the user and tenant-member
+pickers, and editing a submission from the list."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import shot, sign_in
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+#: the first look at a page waits for the plugin's remote to load, which is slow on a busy machine
+LOAD = 30000
+OPEN = ".ant-select-dropdown:not(.ant-select-dropdown-hidden)"
+
+
+def field(page, key: str):  # type: ignore[no-untyped-def]
+    return page.get_by_test_id(f"field-{key}")
+
+
+def new_form(page, base: str, code: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(base + "/form-design")
+    page.get_by_test_id("design-new").click(timeout=LOAD)
+    page.get_by_test_id("design-code").fill(code)
+    page.get_by_test_id("design-name").fill(name)
+
+
+def choose(page, select, option: str, typed: str = "") -> None:  # type: ignore[no-untyped-def]
+    """Opens an antd select, types into its search when asked, and picks an option by its title."""
+    select.click()
+    if typed:
+        page.keyboard.type(typed)
+    page.locator(OPEN).get_by_title(option).click()
+
+
+def test_preview_of_an_unpublished_version(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    new_form(page, base, "preview-e2e", "预览检查")
+    page.get_by_test_id("design-name-en-us").fill("Preview check")
+    page.get_by_test_id("design-name-hu-hu").fill("Előnézet")
+    page.get_by_test_id("add-text").click()
+    page.get_by_test_id("label-0").fill("标题")
+    for locale, text in (("zh-tw", "標題"), ("en-us", "Headline"), ("vi-vn", "Tiêu đề"), ("hu-hu", "Cím")):
+        page.get_by_test_id(f"label-0-{locale}").fill(text)
+    page.get_by_test_id("required-0").check()
+    page.get_by_test_id("default-0").fill("Hello")
+    page.get_by_test_id("add-number").click()
+    page.get_by_test_id("label-1-en-us").fill("Copies")
+    page.get_by_test_id("max-1").fill("5")
+    page.get_by_test_id("default-1").fill("3")
+    page.get_by_test_id("add-radio").click()
+    page.get_by_test_id("label-2-en-us").fill("Topic")
+    choose(page, page.get_by_test_id("dict-2"), "FEEDBACK_DIC")
+    expect(page.get_by_test_id("options-2")).to_be_disabled()
+    page.get_by_test_id("design-save").click()
+    expect(page.get_by_text("Version 1 saved")).to_be_visible()
+    shot(page, "forms-10-designer-locales")
+
+    # the preview opens the saved version though nothing is published
+    page.get_by_role("button", name="Preview").click()
+    page.wait_for_url(re.compile(r"/form-preview\?formId=\d+&version=1$"))
+    preview = page.get_by_test_id("form-preview")
+    expect(preview).to_contain_text("Preview check · v1", timeout=LOAD)
+    expect(page.get_by_test_id("preview-note")).to_contain_text("nothing filled in here is saved")
+    expect(field(page, "text1")).to_contain_text("Headline")
+    expect(field(page, "text1").locator("input")).to_have_value("Hello")
+    expect(field(page, "number2").locator("input")).to_have_value("3")
+    # the dictionary's items in the user's language
+    topic = field(page, "radio3")
+    expect(topic).to_contain_text("Topic")
+    expect(topic).to_contain_text("Something is broken")
+    expect(topic).to_contain_text("Other")
+    topic.get_by_text("Page is slow").click()
+    expect(topic.locator("input[type=radio]:checked")).to_have_count(1)
+    # a layout of the form's puts fields side by side
+    preview.locator(".ant-select").first.click()
+    page.locator(OPEN).get_by_title("L3").click()
+    first, second = field(page, "text1").bounding_box(), field(page, "number2").bounding_box()
+    assert first and second and abs(first["y"] - second["y"]) < 2
+    shot(page, "forms-11-preview")
+
+    # it is not published: its link says so, and the list offers no "fill in"
+    page.goto(base + "/dynamic-form/render/preview-e2e")
+    expect(page.locator(".at-page")).to_contain_text("Form preview-e2e is not published", timeout=LOAD)
+    page.goto(base + "/form-design")
+    row = page.locator("tr", has_text="preview-e2e")
+    expect(row).to_contain_text("Not published", timeout=LOAD)
+    expect(row.get_by_role("button", name="Fill in")).to_be_disabled()
+
+    # the preview in Hungarian: the label and the dictionary's items in that language
+    page.context.add_cookies([{"name": "language", "value": "hu-hu", "url": base}])
+    page.goto(base + "/form-design")
+    page.locator("tr", has_text="preview-e2e").locator("button").nth(1).click(timeout=LOAD)
+    expect(page.get_by_test_id("form-preview")).to_contain_text("Előnézet", timeout=LOAD)
+    expect(field(page, "text1")).to_contain_text("Cím")
+    expect(field(page, "radio3")).to_contain_text("Hibás működés")
+    page.context.add_cookies([{"name": "language", "value": "en-us", "url": base}])
+    assert page.page_errors == []
+
+
+def test_people_pickers_and_editing_a_submission(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    new_form(page, base, "people-e2e", "People check")
+    page.get_by_test_id("add-user").click()
+    page.get_by_test_id("label-0-en-us").fill("Owner")
+    page.get_by_test_id("required-0").check()
+    page.get_by_test_id("add-member").click()
+    page.get_by_test_id("label-1-en-us").fill("Helper")
+    page.get_by_test_id("add-text").click()
+    page.get_by_test_id("label-2-en-us").fill("Note")
+    page.get_by_test_id("design-publish").click()
+    expect(page.get_by_text("Version 1 published")).to_be_visible()
+
+    page.goto(base + "/dynamic-form/render/people-e2e")
+    expect(page.get_by_test_id("schema-form")).to_be_visible(timeout=LOAD)
+    page.get_by_test_id("form-submit").click()
+    expect(field(page, "user1")).to_contain_text("Owner is required")
+    # the pickers search the tenant's members on the server
+    choose(page, field(page, "user1").locator(".ant-select"), "Alice Zhang", typed="alice")
+    helper = field(page, "member2").locator(".ant-select")
+    helper.click()
+    options = page.locator(OPEN)
+    expect(options.get_by_title("王主管 · 信息部")).to_be_visible()
+    page.keyboard.type("zzz-nobody")
+    expect(options).to_contain_text("No matching member")
+    page.keyboard.press("Escape")
+    choose(page, helper, "王主管 · 信息部")
+    field(page, "text3").locator("input").fill("first note")
+    page.get_by_test_id("form-submit").click()
+    expect(page.get_by_text("Submitted", exact=True)).to_be_visible()
+
+    page.get_by_role("button", name="Submissions").click()
+    table = page.get_by_test_id("submission-table")
+    row = table.locator("tbody tr", has_text="first note")
+    expect(row).to_contain_text("Alice Zhang", timeout=LOAD)
+    expect(row).to_contain_text("王主管")
+
+    # edit from the list: the form opens filled, is checked again, and the list shows the change
+    row.get_by_role("button", name="Edit").click()
+    editor = page.get_by_test_id("submission-edit")
+    expect(field(editor, "text3").locator("input")).to_have_value("first note", timeout=LOAD)
+    expect(field(editor, "user1")).to_contain_text("Alice Zhang")
+    field(editor, "user1").locator(".ant-select-clear").click(force=True)
+    editor.get_by_test_id("edit-save").click()
+    expect(field(editor, "user1")).to_contain_text("Owner is required")
+    choose(page, field(editor, "user1").locator(".ant-select"), "平台管理员 · 平台运营部", typed="admin")
+    field(editor, "text3").locator("input").fill("second note")
+    shot(page, "forms-12-edit")
+    editor.get_by_test_id("edit-save").click()
+    expect(page.get_by_text("Saved", exact=True)).to_be_visible()
+    expect(editor).to_have_count(0)
+    row = table.locator("tbody tr", has_text="second note")
+    expect(row).to_contain_text("平台管理员")
+    expect(table.locator("tbody tr", has_text="first note")).to_have_count(0)
+    assert page.page_errors == []
