@@ -791,6 +791,42 @@ def add_membership(body: MembershipIn) -> None:
     audit("user.membership", tid, body.userId, after={"supervisor": body.supervisor})
 
 
+class MembershipRemoveIn(BaseModel):
+    userId: int
+    tenantId: int
+
+
+@router.post("/users/memberships/remove", permission="super-admin", body=MembershipRemoveIn)
+def remove_membership(body: MembershipRemoveIn) -> None:
+    """Take a user out of a tenant: their roles there and their sessions in it go too. A user keeps at
+    least one tenant, and their default tenant moves to one they still belong to."""
+    tid = target_tenant(body.tenantId)
+    member = _member(body.userId, tid)
+    db = session()
+    with unscoped():
+        user = db.get(User, body.userId)
+        assert user is not None
+        others = db.execute(
+            select(Membership.tenant_id).where(Membership.user_id == body.userId, Membership.tenant_id != tid)
+            .order_by(Membership.tenant_id)
+        ).scalars().first()
+        if others is None:
+            raise Conflict("user.last_membership")
+        before = {"supervisor": member.is_supervisor, "enabled": member.enabled}
+        db.execute(
+            cast(Table, UserRole.__table__).delete()
+            .where(UserRole.user_id == body.userId, UserRole.tenant_id == tid)
+        )
+        db.delete(member)
+        if user.default_tenant_id == tid:
+            user.default_tenant_id = others
+        revoke_where(db, kernel(), AuthToken.user_id == body.userId, AuthToken.tenant_id == tid)
+        db.flush()
+    kernel().local.invalidate("session")
+    grants_changed()
+    audit("user.membership.remove", tid, body.userId, before=before)
+
+
 @router.post("/users/roles/remove", permission="admin", body=UserRoleIn)
 def remove_role(body: UserRoleIn) -> None:
     """Take a role away from a user of the tenant."""

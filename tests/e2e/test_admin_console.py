@@ -71,9 +71,18 @@ def test_console_end_to_end(page, browser, live_server):
 
     # offer it a system
     code = f"e2e{secrets.token_hex(3)}"
-    admin.ok(
-        "POST", f"{A}/systems", json={"systemCode": code, "systemName": f"Sys {code}", "requestUrl": "/home"}
-    )
+    page.goto(base + "/system_manage/systems")
+    page.get_by_test_id("system-new").click()
+    system_form = page.get_by_role("dialog", name="New")
+    system_form.locator("#systemCode").fill(code)
+    system_form.locator("#systemName").fill(f"Sys {code}")
+    system_form.locator("#names_en-us").fill(f"System {code}")
+    system_form.locator("#requestUrl").fill("/home")
+    system_form.get_by_role("button", name="OK").click()
+    search(page, "system-search", code)
+    expect(page.locator("tr", has_text=code)).to_contain_text(f"en-us: System {code}", timeout=WAIT)
+    page.goto(base + "/rent-mannage")
+    search(page, "tenant-search", str(tid))
     page.get_by_test_id(f"tenant-systems-{tid}").click()
     page.get_by_test_id(f"offer-{code}").click()
     expect(page.get_by_test_id(f"offer-{code}")).to_have_attribute("aria-checked", "true", timeout=WAIT)
@@ -124,23 +133,32 @@ def test_console_end_to_end(page, browser, live_server):
         f"{A}/resources",
         json={"menuId": int(first), "resourceCode": "purge", "resourceName": "Purge it"},
     )
-    role = admin.ok("POST", f"{A}/roles", json={"roleCode": "clerk", "roleName": "Clerk", "tenantId": tid})[
-        "roleId"
-    ]
-    uid = next(
-        u["userId"]
-        for u in admin.ok("GET", f"{A}/users", params={"tenantId": tid})
-        if u["account"] == account
-    )
-    admin.ok("POST", f"{A}/users/roles", json={"userId": uid, "roleId": role, "tenantId": tid})
     page.goto(base + "/system_manage/roles")
     pick_tenant(page, tid)
+    page.get_by_test_id("role-new").click()
+    role_form = page.get_by_role("dialog", name="New")
+    role_form.locator("#roleCode").fill("clerk")
+    role_form.locator("#roleName").fill("Clerk")
+    role_form.get_by_role("button", name="OK").click()
     page.locator("tr", has_text="Clerk").click()
     tree = page.get_by_test_id("grant-tree")
     for title in (f"Alpha {code}", f"Beta {code}", "Export it"):
         tree.locator(".ant-tree-treenode", has_text=title).last.locator(".ant-tree-checkbox").click()
     page.get_by_test_id("grant-save").click()
     expect(page.get_by_text("Saved")).to_be_visible(timeout=WAIT)
+
+    # the role given to the user in the user drawer, whose effective permissions show that menu and button
+    page.goto(base + "/system_manage/users")
+    pick_tenant(page, tid)
+    search(page, "user-search", account)
+    page.get_by_test_id(f"user-roles-{account}").click()
+    page.get_by_test_id("user-role-clerk").click()
+    expect(page.get_by_test_id("user-role-clerk")).to_be_checked(timeout=WAIT)
+    effective = page.get_by_test_id("effective-permissions")
+    expect(effective).to_contain_text("Export it", timeout=WAIT)
+    expect(effective).to_contain_text(f"Alpha {code}")
+    expect(effective).not_to_contain_text("Purge it")
+    shot(page, "admin-user-effective")
 
     # the user sees exactly those menus and that button
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
@@ -198,6 +216,8 @@ def test_console_end_to_end(page, browser, live_server):
         "tenant.profile",
         "tenant.system",
         "user.create",
+        "role.create",
+        "user.role.add",
         "role.menus",
         "role.resources",
         "plugin.state",
@@ -205,6 +225,8 @@ def test_console_end_to_end(page, browser, live_server):
         search(page, "audit-search", action)
         expect(page.locator("tr", has_text=action).first).to_be_visible(timeout=WAIT)
     shot(page, "admin-audit")
+    saved = admin.ok("GET", "/api/admin/audit", params={"action": "system.save", "keyword": code})["list"]
+    assert [r["target"] for r in saved] == [code]
     with httpx.Client(base_url=base) as anon:
         assert anon.get("/api/admin/audit").json()["code"] == -1
 

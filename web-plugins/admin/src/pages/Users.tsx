@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { App as AntApp, Button, Checkbox, Descriptions, Drawer, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag } from 'antd';
+import { App as AntApp, Button, Checkbox, Drawer, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import { runExportTask, useT } from '@atrium/sdk';
 import { api, type Membership, type Role, type UserRow } from '../api';
+import { UserMemberships } from './UserMemberships';
 import { AdminOnly, EMAIL, PAGE_SIZE, PASSWORD, PHONE, TenantPicker, pager, rowProps } from '../common';
 
 function UserDetail({ user, tenantId, onClose }: { user: UserRow; tenantId?: number; onClose: () => void }) {
@@ -18,14 +19,8 @@ function UserDetail({ user, tenantId, onClose }: { user: UserRow; tenantId?: num
   const own = memberships.find((m) => m.tenantId === (tenantId ?? user.tenantId));
   return (
     <Drawer open width={600} title={`${user.userFullName} (${user.account})`} onClose={onClose}>
-      <Descriptions size="small" column={1} title={t('web.memberships')}>
-        {memberships.map((m) => (
-          <Descriptions.Item key={m.tenantId} label={`${m.tenantName} (${m.tenantId})`}>
-            <Space wrap>{m.supervisor && <Tag color="blue">{t('web.supervisor')}</Tag>}{!m.enabled && <Tag>{t('web.disabled')}</Tag>}{m.roles.map((r) => <Tag key={r.roleId}>{r.roleName}</Tag>)}</Space>
-          </Descriptions.Item>
-        ))}
-      </Descriptions>
-      <h4>{t('web.roles')}</h4>
+      <UserMemberships userId={user.userId} memberships={memberships} onChange={reload} />
+      <h4 style={{ marginTop: 16 }}>{t('web.roles')}</h4>
       <Space direction="vertical">
         {roles.map((r) => {
           const has = !!own?.roles.some((x) => x.roleId === r.roleId);
@@ -65,7 +60,7 @@ export function Users() {
     try {
       await runExportTask({
         url: 'api/admin/users/export', fileName: 'users',
-        columnList: ['account', 'userFullName', 'mobile', 'email', 'staffNo', 'department'].map((key) => ({ key, title: key === 'staffNo' || key === 'department' ? key : t(`web.${key}`) })),
+        columnList: ['account', 'userFullName', 'mobile', 'email', 'staffNo', 'department'].map((key) => ({ key, title: t(`web.${key}`) })),
       });
     } finally {
       setExporting(false);
