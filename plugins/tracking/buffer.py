@@ -52,6 +52,11 @@ class Buffer:
         with self._lock:
             return len(self._rows)
 
+    def pending_where(self, keep: Callable[[dict[str, Any]], bool]) -> int:
+        """How many queued rows `keep` accepts (rows not yet written that a live figure must still count)."""
+        with self._lock:
+            return sum(1 for row in self._rows if keep(row))
+
     def flush(self) -> int:
         """Write what is queued now; answers how many rows were written."""
         with self._write_lock:

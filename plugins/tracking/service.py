@@ -320,6 +320,21 @@ def platform_view() -> bool:
     return current_context().require_user().is_super_admin
 
 
+def _sign_ins_today(db: Any, tenant_id: int | None) -> int:
+    """Today's sign-ins counted live (the written rows of today and those still queued), so a sign-in shows
+    at once rather than after the next rollup run."""
+    start = datetime.combine(utcnow().date(), datetime.min.time())
+    written = db.execute(
+        select(func.count())
+        .select_from(TrackingEvent)
+        .where(TrackingEvent.at >= start, TrackingEvent.event_type == SIGN_IN)
+    ).scalar()
+    queued = buffer().pending_where(
+        lambda row: row["event_type"] == SIGN_IN and (tenant_id is None or row["tenant_id"] == tenant_id)
+    )
+    return int(written or 0) + queued
+
+
 def _window(days: int) -> date:
     return utcnow().date() - timedelta(days=days - 1)
 
@@ -594,7 +609,8 @@ def usage_totals(tenant_id: int | None, days: int) -> dict[str, Any]:
                 .group_by(DailyTenant.day)
             ).all()
         )
-    by_day = {_as_date(d): int(n) for d, n in logins.items()}
+        by_day = {_as_date(d): int(n) for d, n in logins.items()}
+        by_day[utcnow().date()] = _sign_ins_today(db, tenant_id)
     series = [since + timedelta(days=i) for i in range(days)]
     return {
         "clickTotal": int(clicks),
