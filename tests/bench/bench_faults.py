@@ -12,6 +12,8 @@ removed at the end, whatever happens), with `atrium serve --workers 2` and `atri
   until the job has ended, beside the same job undisturbed; the export ends done with all its rows and one
   file, the import ends failed saying how far it got with exactly the rows it counted saved; neither is
   left running.
+- `kill -9` of the server (`atrium serve` and its processes) while an export and an import run in the
+  worker: both end done, once, with every row, after the server is started again.
 - SIGTERM: requests in flight when the server is told to stop all finish; WebSockets get a close frame;
   the worker hands its running export back to the queue and the next worker finishes it.
 - Soak: mixed signed-in traffic (locust, 32 users) for ATRIUM_BENCH_SOAK_SECONDS (600): p50, p95, p99
@@ -19,7 +21,7 @@ removed at the end, whatever happens), with `atrium serve --workers 2` and `atri
   process's memory growth from the end of the warm-up (budget < 10%).
 
 Run: flock /tmp/atrium-bench.lock .venv/bin/python -m tests.bench.bench_faults
-(ATRIUM_BENCH_FAULTS=pg,redis,kill,sigterm,soak runs only some of them).
+(ATRIUM_BENCH_FAULTS=pg,redis,kill,killserver,sigterm,soak runs only some of them).
 """
 
 from __future__ import annotations
@@ -319,9 +321,20 @@ def redis_outage(plat: Platform, rd: Redis, admin: dict[str, str], alice: dict[s
         time.sleep(max(0.0, t0 + 10 - time.monotonic()))
         restarted = time.monotonic()
         rd.start()
-        time.sleep(10)
+        redis_up = time.monotonic() - restarted
+        wait_for(lambda: signs_in(plat, "bob", "Bob@12345")[0], 30, "sign-in after Redis is back", 0.1)
+        recovered = time.monotonic() - restarted
+        time.sleep(max(0.0, restarted + 10 - time.monotonic()))
         stop.set()
         writer.join(30)
+    report(
+        "Redis back: seconds until sign-in (its fail-closed counters) works again",
+        recovered,
+        redis_up,
+        "s",
+        "under 10 s",
+        baseline_name="Redis itself accepting connections",
+    )
     outage = traffic.between(t0, restarted)
     failed = [s for s in outage if not s.ok]
     by_kind: dict[str, int] = {}
@@ -473,6 +486,57 @@ def kill_worker(plat: Platform) -> None:
     plat.workers[0].wait(10)
     plat.workers.clear()
     time.sleep(2)
+
+
+def kill_server(plat: Platform) -> None:
+    """``kill -9`` of `atrium serve` and every process it started, as a crash of its machine would."""
+    assert plat.server is not None
+    procs = [psutil.Process(plat.server.pid), *plat.server_processes()]
+    for proc in procs:
+        proc.send_signal(signal.SIGKILL)
+    psutil.wait_procs(procs, timeout=10)
+    plat.server.wait(10)
+    plat.server = None
+
+
+def kill_server_mid_job(plat: Platform, pg: Postgres, admin: dict[str, str]) -> None:
+    """The server killed while an export and an import run: both end exactly once, done, with every row."""
+    fill_contacts(pg, EXPORT_ROWS)
+    files_before = export_files(pg)
+    book = workbook(IMPORT_ROWS, plat.var)
+    with httpx.Client(base_url=plat.url, timeout=60) as c:
+        export_id = start_export(c, admin)
+        batch = start_import(c, admin, book)
+        wait_for(lambda: export_state(c, admin, export_id)["progress"] >= 20, 600, "the export going", 0.2)
+        wait_for(lambda: import_state(c, admin, batch)["processed"] >= 20_000, 600, "the import going", 0.2)
+        kill_server(plat)
+        t = time.monotonic()
+        plat.start_server()
+        back = time.monotonic() - t
+        export = wait_for(
+            lambda: (s := export_state(c, admin, export_id))["status"] in (2, 3) and s, 600, "the export", 0.5
+        )
+        imported = wait_for(
+            lambda: (s := import_state(c, admin, batch))["status"] in (2, 3) and s, 600, "the import", 0.5
+        )
+        ended = time.monotonic() - t
+    print(
+        f"after the server's kill -9: export status {export['status']} rows {export['rowCount']}; import "
+        f"status {imported['status']} saved {imported['successCount']} of {imported['processed']}",
+        flush=True,
+    )
+    refused = IMPORT_ROWS // 997
+    assert export["status"] == 2 and export["rowCount"] >= EXPORT_ROWS, export
+    assert imported["status"] == 2 and imported["successCount"] == IMPORT_ROWS - refused, imported
+    assert export_files(pg) - files_before == 1
+    report(
+        "kill -9 of the server mid-export and mid-import: both jobs ended done, once",
+        ended,
+        back,
+        "s",
+        "ends done, once",
+        baseline_name="the server answering again",
+    )
 
 
 def kill_worker_mid_job(plat: Platform, pg: Postgres, rd: Redis, admin: dict[str, str]) -> None:
@@ -804,6 +868,7 @@ def main() -> None:
             ("pg", lambda: postgres_restart(plat, pg, alice)),
             ("redis", lambda: redis_outage(plat, rd, admin, alice)),
             ("kill", lambda: kill_worker_mid_job(plat, pg, rd, admin)),
+            ("killserver", lambda: kill_server_mid_job(plat, pg, admin)),
             ("sigterm", lambda: sigterm(plat, pg, admin, alice)),
             ("soak", lambda: soak(plat)),
         ]
