@@ -1,15 +1,62 @@
-/** /dynamic-report: the panels the user may view, and the chosen one (`?panelId=`). */
-import { Empty, Input, Result, Spin } from 'antd';
+/** /dynamic-report: the panels the user may view, and the chosen one (`?panelId=`); managers design them,
+ * tenant administrators create them. */
+import { App, Button, Empty, Input, Modal, Result, Spin, Tag, Tooltip } from 'antd';
+import { useSession } from '@atrium/sdk';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../api';
 import type { PanelDetail } from '../model/types';
 import { useRT } from '../i18n';
 import { PanelView } from '../panel/PanelView';
+import { designerApi } from '../designer/panel/api';
+import { useDsT } from '../designer/panel/i18n';
+import type { PanelListItem } from '../designer/panel/types';
 
-interface PanelItem {
-  id: string;
-  name: string;
+type PanelItem = PanelListItem;
+
+const manages = (p: PanelItem) => String(p.privileges || '').split(',').includes('manage');
+const truthy = (v: unknown) => v === true || v === 1 || v === '1';
+export const designPath = (id: string) => `/dynamic-report/design/${encodeURIComponent(id)}`;
+
+/** A name, then panel/save with nothing on it, then the designer. */
+function NewPanel({ onCreated }: { onCreated: (id: string) => void }) {
+  const { t } = useDsT();
+  const { message } = App.useApp();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const create = async () => {
+    if (!name.trim()) return;
+    setBusy(true);
+    try {
+      const panel = await designerApi.createPanel(name.trim());
+      setOpen(false);
+      onCreated(panel.id);
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button type="primary" size="small" block data-testid="reports-new-panel" onClick={() => setOpen(true)} style={{ marginBottom: 8 }}>{t('home.newPanel')}</Button>
+      <Modal
+        open={open}
+        title={t('home.newPanel')}
+        okText={t('home.create')}
+        cancelText={t('common.cancel')}
+        confirmLoading={busy}
+        okButtonProps={{ disabled: !name.trim(), 'data-testid': 'new-panel-create' }}
+        onOk={() => void create()}
+        onCancel={() => setOpen(false)}
+        afterClose={() => setName('')}
+        destroyOnHidden
+      >
+        <Input data-testid="new-panel-name" autoFocus maxLength={100} placeholder={t('home.panelName')} value={name} onChange={(e) => setName(e.target.value)} onPressEnter={() => void create()} />
+      </Modal>
+    </>
+  );
 }
 
 function OpenPanel({ id }: { id: string }) {
@@ -32,13 +79,16 @@ function OpenPanel({ id }: { id: string }) {
 
 export default function ReportsHome() {
   const { t } = useRT();
+  const { t: dt } = useDsT();
+  const { profile } = useSession();
+  const isAdmin = truthy(profile.isAdmin) || truthy(profile.isSuperAdmin);
   const location = useLocation();
   const navigate = useNavigate();
   const current = new URLSearchParams(location.search).get('panelId') || '';
   const [panels, setPanels] = useState<PanelItem[] | null>(null);
   const [filter, setFilter] = useState('');
   useEffect(() => {
-    api.panels().then((l) => setPanels(Array.isArray(l) ? l : [])).catch(() => setPanels([]));
+    designerApi.panels().then((l) => setPanels(Array.isArray(l) ? l : [])).catch(() => setPanels([]));
   }, []);
   const shown = useMemo(() => (panels || []).filter((p) => !filter || p.name.toLowerCase().includes(filter.toLowerCase())), [panels, filter]);
   const open = (id: string) => navigate(`${location.pathname}?panelId=${encodeURIComponent(id)}`);
@@ -46,18 +96,28 @@ export default function ReportsHome() {
     <div className="rpt-home" data-testid="reports-home" style={{ display: 'flex', gap: 12, minHeight: '100%', padding: 12, boxSizing: 'border-box' }}>
       <aside style={{ width: 220, flex: 'none', background: 'var(--at-panel, #fff)', borderRadius: 8, padding: 8, alignSelf: 'flex-start' }}>
         <div style={{ fontWeight: 600, padding: '4px 6px 8px' }}>{t('panels')}</div>
+        {isAdmin && <NewPanel onCreated={(id) => navigate(designPath(id))} />}
         <Input size="small" allowClear placeholder={t('filter.search')} value={filter} onChange={(e) => setFilter(e.target.value)} style={{ marginBottom: 8 }} />
         {panels === null ? <Spin size="small" /> : !shown.length ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noPanels')} /> : (
           <nav data-testid="panel-list">
             {shown.map((p) => (
-              <a
-                key={p.id}
-                data-panel-id={p.id}
-                onClick={() => open(p.id)}
-                style={{ display: 'block', padding: '6px 8px', borderRadius: 6, color: 'inherit', background: p.id === current ? 'rgba(32,75,227,.1)' : undefined, fontWeight: p.id === current ? 600 : 400 }}
-              >
-                {p.name}
-              </a>
+              <div key={p.id} style={{ display: 'flex', alignItems: 'center', gap: 4, borderRadius: 6, background: p.id === current ? 'rgba(32,75,227,.1)' : undefined }}>
+                <a
+                  data-panel-id={p.id}
+                  onClick={() => open(p.id)}
+                  style={{ flex: 1, minWidth: 0, display: 'block', padding: '6px 8px', color: 'inherit', fontWeight: p.id === current ? 600 : 400, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                >
+                  {p.name}
+                </a>
+                {manages(p) && p.hasUnpublished && (
+                  <Tooltip title={dt(p.publishedVersion ? 'home.unpublishedHint' : 'home.neverPublishedHint')}>
+                    <Tag color="blue" data-testid={`panel-unpublished-${p.id}`} style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>{dt(p.publishedVersion ? 'home.unpublished' : 'home.draft')}</Tag>
+                  </Tooltip>
+                )}
+                {manages(p) && (
+                  <Button size="small" type="link" data-testid={`panel-design-${p.id}`} onClick={() => navigate(designPath(p.id))} style={{ paddingInline: 4 }}>{dt('home.design')}</Button>
+                )}
+              </div>
             ))}
           </nav>
         )}

@@ -1,5 +1,6 @@
 /** Static components (spec 2.3): text, picture, video, the clock and the rectangle. */
 import { useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { useImageSrc } from '@atrium/sdk';
 import { CLOCK_INTERVAL, clockText } from '../model/layout';
 import type { PanelComponent } from '../model/types';
 import { useRT } from '../i18n';
@@ -30,7 +31,8 @@ export function RichText({ component }: { component: PanelComponent }) {
 }
 
 export function Picture({ component }: { component: PanelComponent }) {
-  const src = String(component.propValue?.url ?? component.propValue ?? '');
+  // an uploaded picture is a platform file, fetched with the session
+  const src = useImageSrc(String(component.propValue?.url ?? component.propValue ?? '') || undefined);
   if (!src) return null;
   return <img className="rpt-picture" src={src} alt="" draggable={false} style={{ width: '100%', height: '100%', objectFit: 'fill', display: 'block' }} />;
 }

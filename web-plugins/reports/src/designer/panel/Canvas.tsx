@@ -1,0 +1,132 @@
+/**
+ * The 24-column canvas (react-grid-layout): components are dropped from the palette, dragged, resized and
+ * selected. Rows are as tall as the viewer draws them at this width, so the canvas shows the published look.
+ */
+import ReactGridLayout, { noCompactor, useContainerWidth, type Layout, type LayoutItem } from 'react-grid-layout';
+import { useMemo, type CSSProperties } from 'react';
+import { panelBackground, panelScale, type Box } from '../../model/layout';
+import type { PanelComponent, PanelStyle } from '../../model/types';
+import { PanelContext, PanelStore } from '../../panel/store';
+import { buildEnv } from '../../panel/PanelView';
+import { applyLayout, canvasRowHeight, GRID_COLUMNS, layoutOf, type GridItem } from './gridLayout';
+import { ItemBar, ItemBody, type ItemActions } from './CanvasItem';
+import { TabsCanvas } from './TabsCanvas';
+import { useDsT } from './i18n';
+
+export const DROPPING_ID = '__dropping-elem__';
+/** Room above the top row for a selected component's action bar. */
+const BAR_SPACE = 26;
+/** Below this the canvas scrolls sideways rather than shrinking components out of reach of the mouse. */
+export const MIN_CANVAS_WIDTH = 800;
+
+export interface CanvasProps {
+  panelId: string;
+  name: string;
+  components: PanelComponent[];
+  style: PanelStyle;
+  actions: ItemActions;
+  /** Bumped when a view was edited, so its chart loads again. */
+  viewEpoch: Record<string, number>;
+  /** The size of what the palette is dragging, or null. */
+  dragging: { w: number; h: number } | null;
+  activeTabs: Record<string, string>;
+  onActiveTab: (tabsId: string, name: string) => void;
+  onLayout: (components: PanelComponent[]) => void;
+  onDropNew: (at: GridItem) => void;
+  onTabPaneChange: (tabsId: string, tabName: string, content: PanelComponent[]) => void;
+  onDeselect: () => void;
+}
+
+/** The viewer's panel state, for the charts and widgets the canvas draws. */
+function usePreviewStore(panelId: string, name: string, components: PanelComponent[], style: PanelStyle): PanelStore {
+  const key = JSON.stringify([components.filter((c) => c.type !== 'view' || c.propValue?.viewId).map((c) => (c.type === 'custom' ? c : c.id)), style.chart]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => new PanelStore(buildEnv({ id: panelId, name, panelData: components, panelStyle: style }, undefined, true)), [panelId, key]);
+}
+
+export function Canvas(props: CanvasProps) {
+  const { t } = useDsT();
+  const { components, style, actions } = props;
+  const measured = useContainerWidth({ initialWidth: 1000 });
+  const { containerRef, mounted } = measured;
+  const width = Math.max(measured.width, MIN_CANVAS_WIDTH);
+  const store = usePreviewStore(props.panelId, props.name, components, style);
+  const layout = useMemo(() => layoutOf(components, style.width), [components, style.width]);
+  const rowHeight = canvasRowHeight(width, style.width);
+  const colWidth = width / GRID_COLUMNS;
+  const commit = (next: Layout) => {
+    const placed = applyLayout(components, next.filter((l) => l.i !== DROPPING_ID), style.width);
+    if (placed !== components) props.onLayout(placed);
+  };
+  const background: CSSProperties = { ...(panelBackground(style) as CSSProperties), minHeight: 480, position: 'relative', borderTop: `${BAR_SPACE}px solid #fff` };
+  const dropSize = props.dragging || { w: 4, h: 6 };
+  return (
+    <PanelContext.Provider value={store}>
+      <div ref={containerRef} style={{ width: '100%', overflowX: 'auto' }}>
+      <div
+        className="dsg-canvas"
+        data-testid="designer-canvas"
+        data-scale={panelScale(width, style.width).toFixed(4)}
+        style={{ ...background, width }}
+        onClick={(e) => {
+          if (e.target === e.currentTarget || (e.target as HTMLElement).classList.contains('react-grid-layout')) props.onDeselect();
+        }}
+      >
+        {!components.length && !props.dragging && (
+          <div data-testid="canvas-empty" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#8a93a6', pointerEvents: 'none' }}>
+            {t('canvas.empty')}
+          </div>
+        )}
+        {mounted && (
+          <ReactGridLayout
+            width={width}
+            layout={layout}
+            gridConfig={{ cols: GRID_COLUMNS, rowHeight, margin: [0, 0], containerPadding: [0, 0] }}
+            dragConfig={{ enabled: true, cancel: '.dsg-nested,.dsg-item-bar' }}
+            resizeConfig={{ enabled: true, handles: ['se'] }}
+            dropConfig={{ enabled: true, defaultItem: dropSize }}
+            droppingItem={{ i: DROPPING_ID, x: 0, y: 0, ...dropSize }}
+            compactor={noCompactor}
+            style={{ minHeight: 480 }}
+            onDragStop={(l) => commit(l)}
+            onResizeStop={(l) => commit(l)}
+            onDrop={(_l: Layout, item: LayoutItem | undefined) => {
+              if (item) props.onDropNew({ i: item.i, x: item.x, y: item.y, w: item.w, h: item.h });
+            }}
+          >
+            {components.map((c, i) => {
+              const cell = layout[i];
+              const box: Box = { left: 0, top: 0, width: Math.round(cell.w * colWidth), height: Math.round(cell.h * rowHeight) };
+              const viewKey = c.type === 'view' ? `${c.id}:${props.viewEpoch[String(c.propValue?.viewId)] || 0}` : c.id;
+              return (
+                <div
+                  key={c.id}
+                  data-testid={`canvas-item-${c.id}`}
+                  data-type={c.type}
+                  data-grid-cell={`${cell.x},${cell.y},${cell.w},${cell.h}`}
+                  className={`dsg-item${actions.selectedId === c.id ? ' dsg-selected' : ''}`}
+                  onClick={() => actions.onSelect(c.id)}
+                >
+                  <ItemBar id={c.id} actions={actions} />
+                  {c.type === 'de-tabs' ? (
+                    <TabsCanvas
+                      component={c}
+                      box={box}
+                      actions={{ ...actions, onDuplicate: undefined }}
+                      activeTab={props.activeTabs[c.id]}
+                      onActiveTab={(name) => props.onActiveTab(c.id, name)}
+                      onPaneChange={(tabName, content) => props.onTabPaneChange(c.id, tabName, content)}
+                    />
+                  ) : (
+                    <ItemBody key={viewKey} component={c} box={box} />
+                  )}
+                </div>
+              );
+            })}
+          </ReactGridLayout>
+        )}
+      </div>
+      </div>
+    </PanelContext.Provider>
+  );
+}

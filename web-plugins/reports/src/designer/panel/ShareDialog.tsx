@@ -1,0 +1,101 @@
+/** The panel's shared link (spec 2.2, 5): enable, a 4-digit password, an expiry date, revoke, copy. */
+import { App, Button, DatePicker, Input, Modal, Space, Spin, Switch, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
+import { designerApi } from './api';
+import type { ShareLink, ShareLinkUpdate } from './types';
+import { Field } from './Field';
+import { useDsT } from './i18n';
+
+/** Spec 5: exactly four digits. */
+export const validLinkPassword = (pwd: string) => /^\d{4}$/.test(pwd);
+
+export function linkAddress(link: Pick<ShareLink, 'id' | 'uri'>, origin: string): string {
+  const uri = link.uri || `/dynamic-report/link/${link.id}`;
+  return /^https?:\/\//.test(uri) ? uri : `${origin}${uri.startsWith('/') ? '' : '/'}${uri}`;
+}
+
+export function ShareDialog({ panelId, open, onClose }: { panelId: string; open: boolean; onClose: () => void }) {
+  const { t } = useDsT();
+  const { message } = App.useApp();
+  const [link, setLink] = useState<ShareLink | null>(null);
+  const [pwd, setPwd] = useState('');
+  const [pwdError, setPwdError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setLink(null);
+    designerApi.shareLink(panelId).then((l) => {
+      setLink(l);
+      setPwd(l.pwd || '');
+    }).catch((e: Error) => message.error(e.message));
+  }, [open, panelId, message]);
+
+  const update = async (patch: Omit<ShareLinkUpdate, 'id'>, done?: string) => {
+    if (!link) return;
+    setBusy(true);
+    try {
+      const next = await designerApi.updateShareLink({ id: link.id, ...patch });
+      setLink(next);
+      if (done) message.success(t(done));
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const savePassword = () => {
+    if (!validLinkPassword(pwd)) return setPwdError(t('share.pwdRule'));
+    setPwdError('');
+    void update({ enablePwd: true, pwd }, 'share.pwdSaved');
+  };
+  const address = link ? linkAddress(link, window.location.origin) : '';
+
+  return (
+    <Modal open={open} title={t('share.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>} destroyOnHidden width={560}>
+      {!link ? <Spin /> : (
+        <div data-testid="share-dialog" data-link-id={link.id}>
+          <Field label={t('share.enable')}>
+            <Switch data-testid="share-enable" checked={link.valid} loading={busy} onChange={(on) => void update({ valid: on }, on ? 'share.enabled' : 'share.revoked')} />
+          </Field>
+          {link.valid && (
+            <>
+              <Field label={t('share.address')}>
+                <Typography.Paragraph data-testid="share-address" copyable={{ text: address, tooltips: [t('share.copy'), t('share.copied')] }} style={{ marginBottom: 0, wordBreak: 'break-all' }}>
+                  {address}
+                </Typography.Paragraph>
+              </Field>
+              <Field label={t('share.password')}>
+                <Space.Compact style={{ width: '100%' }}>
+                  <Switch data-testid="share-pwd-enable" checked={link.enablePwd} onChange={(on) => (on ? (validLinkPassword(pwd) ? void update({ enablePwd: true, pwd }) : setLink({ ...link, enablePwd: true })) : void update({ enablePwd: false }))} style={{ marginRight: 8 }} />
+                  {link.enablePwd && (
+                    <>
+                      <Input data-testid="share-pwd" maxLength={4} inputMode="numeric" value={pwd} status={pwdError ? 'error' : undefined} placeholder="0000" onChange={(e) => setPwd(e.target.value)} style={{ width: 110 }} />
+                      <Button data-testid="share-pwd-random" onClick={() => setPwd(String(Math.floor(Math.random() * 10000)).padStart(4, '0'))}>{t('share.random')}</Button>
+                      <Button data-testid="share-pwd-save" type="primary" loading={busy} onClick={savePassword}>{t('common.save')}</Button>
+                    </>
+                  )}
+                </Space.Compact>
+                {pwdError && <span data-testid="share-pwd-error" style={{ color: '#d4380d' }}>{pwdError}</span>}
+                {link.locked && <Typography.Text type="warning">{t('share.locked')}</Typography.Text>}
+              </Field>
+              <Field label={t('share.expiry')}>
+                <DatePicker
+                  data-testid="share-expiry"
+                  showTime
+                  allowClear
+                  disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+                  value={link.overTime ? dayjs(link.overTime) : null}
+                  onChange={(d) => void update(d ? { overTime: d.valueOf() } : { clearOverTime: true }, 'share.saved')}
+                />
+              </Field>
+              <Button danger data-testid="share-revoke" onClick={() => void update({ valid: false }, 'share.revoked')}>{t('share.revoke')}</Button>
+            </>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+/** Shapes the panel designer reads and writes (plugins/reports/README.md, spec 3.1, 3.2). */
+import type { PanelComponent, PanelStyle } from '../../model/types';
+
+export interface PanelListItem {
+  id: string;
+  name: string;
+  privileges?: string;
+  publishedVersion?: number | null;
+  hasUnpublished?: boolean;
+}
+
+export interface Draft {
+  id: string;
+  name: string;
+  panelData: string;
+  panelStyle: string;
+  draftUpdateTime?: number | null;
+  publishedVersion?: number | null;
+  hasUnpublished?: boolean;
+  privileges?: string;
+}
+
+/** What the author edits; every change is one step of the undo history. */
+export interface DesignState {
+  name: string;
+  components: PanelComponent[];
+  style: PanelStyle;
+}
+
+export interface PanelVersion {
+  version: number;
+  name: string;
+  note?: string | null;
+  publishedBy?: string | number | null;
+  publishedByName?: string | null;
+  publishTime: number;
+}
+
+export interface LinkageField {
+  sourceField: string;
+  targetField: string;
+}
+
+export interface LinkageTarget {
+  targetViewId: string;
+  linkageFields: LinkageField[];
+  active: boolean;
+}
+
+export interface JumpInfoEntry {
+  sourceViewId: string;
+  sourceFieldId: string;
+  linkType: 'inner' | 'other';
+  jumpType: '_self' | '_blank';
+  targetPanelId?: string | null;
+  publicJumpId?: string | null;
+  content?: string | null;
+  attachParams?: boolean;
+  checked?: boolean;
+  targetViewInfoList?: { targetViewId: string; targetFieldId: string }[];
+}
+
+export interface ShareLink {
+  id: string;
+  resourceId?: string;
+  valid: boolean;
+  enablePwd: boolean;
+  pwd?: string | null;
+  overTime?: number | null;
+  locked?: boolean;
+  uri?: string;
+}
+
+export interface ShareLinkUpdate {
+  id: string;
+  valid?: boolean;
+  enablePwd?: boolean;
+  pwd?: string;
+  overTime?: number;
+  clearOverTime?: boolean;
+  unlock?: boolean;
+}
+
+export type SubjectType = 'user' | 'role';
+
+export interface Grant {
+  subjectType: SubjectType;
+  subjectId: string;
+  subjectName?: string;
+  view: boolean;
+  export: boolean;
+  manage: boolean;
+}
+
+export interface Subjects {
+  users: { id: string; name: string; account?: string }[];
+  roles: { id: string; name: string }[];
+}
