@@ -39,7 +39,10 @@ PASSWORD = "4826"
 def make_database(folder: Path) -> Path:
     path = folder / "sales.db"
     with sqlite3.connect(path) as db:
-        db.execute("create table sales (id integer primary key, order_date text, region text, product text, amount real, qty integer)")
+        db.execute(
+            "create table sales (id integer primary key, order_date text, region text, product text, "
+            "amount real, qty integer)"
+        )
         db.executemany(
             "insert into sales (order_date, region, product, amount, qty) values (?, ?, ?, ?, ?)",
             [(d.isoformat(), *rest) for d, *rest in ROWS],
@@ -52,7 +55,15 @@ def query(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return db.execute(sql, args).fetchall()
 
 
-def build_view(page: Page, dataset: str, fields: dict[str, dict[str, Any]], x: list[str], y: str, kind: str | None, title: str) -> None:
+def build_view(
+    page: Page,
+    dataset: str,
+    fields: dict[str, dict[str, Any]],
+    x: list[str],
+    y: str,
+    kind: str | None,
+    title: str,
+) -> None:
     page.get_by_test_id("palette-view").click()
     expect(page.get_by_test_id("view-editor")).to_be_visible()
     pick(page, "view-dataset", dataset)
@@ -87,13 +98,16 @@ def bind(page: Page, widget_id: str, dataset_id: str, field: str) -> None:
 def chosen(page: Page, select: str, option: str) -> None:
     """Picks the option of an antd Select whose text is exactly `option`."""
     page.get_by_test_id(select).click()
-    page.locator(f".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title='{option}']").click()
+    page.locator(
+        f".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title='{option}']"
+    ).click()
     expect(page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")).to_have_count(0)
 
 
 def table_rows(page: Page, view_id: str) -> list[list[str]]:
     return page.evaluate(
-        """id => Array.from(document.querySelectorAll(`[data-testid=report-view][data-view-id="${id}"] [data-testid=report-table] tbody tr`))
+        """id => Array.from(document.querySelectorAll(
+                `[data-testid=report-view][data-view-id="${id}"] [data-testid=report-table] tbody tr`))
             .map(tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent.trim()))""",
         view_id,
     )
@@ -127,12 +141,16 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
     # a panel with a bar, a table and a pie, each made by dragging fields
     panel_id = create_panel(page, base, f"Sales flow {tag}")
     build_view(page, dataset_name, fields, ["region"], "amount", None, "Amount by region")
-    build_view(page, dataset_name, fields, ["region", "product"], "amount", "table-normal", "Amount by product")
+    build_view(
+        page, dataset_name, fields, ["region", "product"], "amount", "table-normal", "Amount by product"
+    )
     build_view(page, dataset_name, fields, ["region"], "qty", "pie", "Quantity share")
     views = {v["title"]: v for v in ok(page, f"/api/dyreport/chart/view/listByPanel/{panel_id}")}
     bar, table, pie = (views[t]["id"] for t in ("Amount by region", "Amount by product", "Quantity share"))
     for view_id in (bar, table, pie):
-        expect(page.locator(f"[data-testid^=canvas-item-][data-type=view] [data-view-id='{view_id}']")).to_have_count(1)
+        expect(
+            page.locator(f"[data-testid^=canvas-item-][data-type=view] [data-view-id='{view_id}']")
+        ).to_have_count(1)
 
     # a date filter defaulting to this month, and a select filter, bound to the three charts
     date_id = add_from_palette(page, "date")
@@ -190,7 +208,14 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
     # a stranger opens the link in a fresh browser, enters the password, sees the data of this month
     stranger = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     stranger.add_cookies([{"name": "language", "value": "en-us", "url": base}])
-    stranger.route("**/*", lambda r: r.fallback() if r.request.url.startswith(base) else r.fulfill(status=200, content_type="text/html", body="external page"))
+    stranger.route(
+        "**/*",
+        lambda r: (
+            r.fallback()
+            if r.request.url.startswith(base)
+            else r.fulfill(status=200, content_type="text/html", body="external page")
+        ),
+    )
     try:
         guest = stranger.new_page()
         answers: dict[str, dict[str, Any]] = {}
@@ -213,10 +238,26 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
         assert all(s["state"] == "ready" for s in states), states
 
         month = MONTH_START.isoformat()
-        expected_bar = dict(query(db, "select region, round(sum(amount), 2) from sales where order_date >= ? group by region", month))
-        shown_bar = dict(zip(answers[bar]["x"], [p["value"] for p in answers[bar]["series"][0]["data"]], strict=True))
+        expected_bar = dict(
+            query(
+                db,
+                "select region, round(sum(amount), 2) from sales where order_date >= ? group by region",
+                month,
+            )
+        )
+        shown_bar = dict(
+            zip(answers[bar]["x"], [p["value"] for p in answers[bar]["series"][0]["data"]], strict=True)
+        )
         assert shown_bar == pytest.approx(expected_bar)
-        expected_table = {(r, p): a for r, p, a in query(db, "select region, product, round(sum(amount), 2) from sales where order_date >= ? group by region, product", month)}
+        expected_table = {
+            (r, p): a
+            for r, p, a in query(
+                db,
+                "select region, product, round(sum(amount), 2) from sales where order_date >= ? "
+                "group by region, product",
+                month,
+            )
+        }
         rows = table_rows(guest, table)
         assert {(r[0], r[1]): number(r[2]) for r in rows} == pytest.approx(expected_table)
         shot(guest, "designer-flow-link")
@@ -226,11 +267,17 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
         guest.get_by_test_id("select-popup").get_by_text("East", exact=True).click()
         guest.keyboard.press("Escape")
         expect(guest.locator(f"[data-testid=report-view][data-view-id='{table}'] tbody tr")).to_have_count(
-            len(query(db, "select distinct product from sales where region = 'East' and order_date >= ?", month))
+            len(
+                query(
+                    db, "select distinct product from sales where region = 'East' and order_date >= ?", month
+                )
+            )
         )
         east = {(r[0], r[1]): number(r[2]) for r in table_rows(guest, table)}
         assert east == pytest.approx({k: v for k, v in expected_table.items() if k[0] == "East"})
-        (east_total,) = query(db, "select round(sum(amount), 2) from sales where region = 'East' and order_date >= ?", month)[0]
+        (east_total,) = query(
+            db, "select round(sum(amount), 2) from sales where region = 'East' and order_date >= ?", month
+        )[0]
         wait_views_ready(guest, 3)
         assert answers[bar]["series"][0]["data"][0]["value"] == pytest.approx(east_total)
 

@@ -27,9 +27,12 @@ def cell(page: Page, component_id: str) -> tuple[int, int, int, int]:
     return x, y, w, h
 
 
+CANVAS_ITEMS = "[data-testid=designer-canvas] > .react-grid-layout > [data-testid^=canvas-item-]"
+
+
 def item_ids(page: Page) -> list[str]:
     return page.evaluate(
-        """() => Array.from(document.querySelectorAll('[data-testid=designer-canvas] > .react-grid-layout > [data-testid^=canvas-item-]'))
+        f"""() => Array.from(document.querySelectorAll('{CANVAS_ITEMS}'))
             .map(e => e.dataset.testid.slice('canvas-item-'.length))"""
     )
 
@@ -37,7 +40,10 @@ def item_ids(page: Page) -> list[str]:
 def add_from_palette(page: Page, kind: str) -> str:
     before = set(item_ids(page))
     page.get_by_test_id(f"palette-{kind}").click()
-    page.wait_for_function("n => document.querySelectorAll('[data-testid=designer-canvas] > .react-grid-layout > [data-testid^=canvas-item-]').length > n", arg=len(before))
+    page.wait_for_function(
+        f"n => document.querySelectorAll('{CANVAS_ITEMS}').length > n",
+        arg=len(before),
+    )
     (new,) = set(item_ids(page)) - before
     return new
 
@@ -84,7 +90,22 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
     panel_id = create_panel(page, base, name)
     expect(page.get_by_test_id("designer-name")).to_have_value(name)
     expect(page.get_by_test_id("canvas-empty")).to_be_visible()
-    for kind in ("view", "select", "date", "number-range", "input", "search", "reset", "export", "v-text", "picture", "video", "clock", "rect", "de-tabs"):
+    for kind in (
+        "view",
+        "select",
+        "date",
+        "number-range",
+        "input",
+        "search",
+        "reset",
+        "export",
+        "v-text",
+        "picture",
+        "video",
+        "clock",
+        "rect",
+        "de-tabs",
+    ):
         expect(page.get_by_test_id(f"palette-{kind}")).to_be_visible()
 
     # a text, typed on the right; one undo step takes back the whole typing
@@ -129,7 +150,9 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
 
     # a clock dragged from the palette onto the canvas
     clocks = page.locator("[data-testid^=canvas-item-][data-type=de-show-date]")
-    page.get_by_test_id("palette-clock").drag_to(page.get_by_test_id("designer-canvas"), target_position={"x": canvas_width * 0.8, "y": 20})
+    page.get_by_test_id("palette-clock").drag_to(
+        page.get_by_test_id("designer-canvas"), target_position={"x": canvas_width * 0.8, "y": 20}
+    )
     expect(clocks).to_have_count(1)
     clock_id = (clocks.first.get_attribute("data-testid") or "").removeprefix("canvas-item-")
     assert cell(page, clock_id)[0] >= 12
@@ -142,13 +165,19 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
     x, y, w, h = resized
     col = PANEL_WIDTH / COLUMNS
     assert saved[text_id]["propValue"] == "Quarterly sales"
-    assert saved[text_id]["style"]["left"] == round(x * col) and saved[text_id]["style"]["width"] == round(w * col)
-    assert saved[text_id]["style"]["top"] == y * ROW_UNITS and saved[text_id]["style"]["height"] == h * ROW_UNITS
+    assert saved[text_id]["style"]["left"] == round(x * col) and saved[text_id]["style"]["width"] == round(
+        w * col
+    )
+    assert (
+        saved[text_id]["style"]["top"] == y * ROW_UNITS and saved[text_id]["style"]["height"] == h * ROW_UNITS
+    )
     assert saved[rect_id]["style"]["left"] == round(moved[0] * col)
 
     # preview shows the draft in the viewer
     page.get_by_test_id("designer-preview").click()
-    expect(page.get_by_test_id("designer-preview").get_by_test_id("report-panel")).to_contain_text("Quarterly sales")
+    expect(page.get_by_test_id("designer-preview").get_by_test_id("report-panel")).to_contain_text(
+        "Quarterly sales"
+    )
     page.keyboard.press("Escape")
 
     # publish v1 with a note
@@ -226,7 +255,9 @@ def test_a_wrong_picture_is_refused_before_upload(admin_page: Page, live_server,
     assert uploads == []
 
 
-RAW_KEY = re.compile(r"\b(?:palette|props|widget|status|bar|share|privileges|versions|canvas|tabs|clock)\.[a-zA-Z.]+")
+RAW_KEY = re.compile(
+    r"\b(?:palette|props|widget|status|bar|share|privileges|versions|canvas|tabs|clock)\.[a-zA-Z.]+"
+)
 
 
 @pytest.mark.parametrize("locale", ["en-us", "zh-cn"])
