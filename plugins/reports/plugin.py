@@ -54,6 +54,14 @@ def atrium_menus() -> list[MenuSpec]:
             resources=[ResourceSpec("dyreport:export", "导出"), ResourceSpec("dyreport:manage", "管理")],
             children=[
                 MenuSpec(
+                    code="dynamic-report-panels",
+                    name="报表",
+                    en_name={"en-us": "Reports", "zh-tw": "報表", "vi-vn": "Báo cáo", "hu-hu": "Jelentések"},
+                    url="/dynamic-report",
+                    icon="bar-chart",
+                    sort=0,
+                ),
+                MenuSpec(
                     code="dynamic-report-datasource",
                     name="数据源",
                     en_name={

@@ -240,3 +240,6 @@ def test_designer_menus(admin_client, client):
         "GET", "/api/base/base-rolemenu/find-user-menus?systemCode=iotAutho"
     )
     assert find(alice_menus["menus"], "dynamic-report-datasource") is None
+    # the report list stays a page of its own for everyone, beside the administrators' designer pages
+    assert children["dynamic-report-panels"]["menuUrl"] == "/dynamic-report"
+    assert find(alice_menus["menus"], "dynamic-report-panels")["menuUrl"] == "/dynamic-report"
