@@ -299,3 +299,39 @@ def test_designer_screens(browser, live_server, locale: str, width: int) -> None
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     finally:
         ctx.close()
+
+
+def test_share_link_framing_is_set_per_link(admin_page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+    """The share dialog lets other sites frame one link: its page's frame-ancestors then name them."""
+    import httpx
+
+    page, base = admin_page, live_server.url
+    panel_id = create_panel(page, base, f"Embedded {uuid.uuid4().hex[:6]}")
+    page.get_by_test_id("designer-share").click()
+    expect(page.get_by_test_id("share-dialog")).to_be_visible()
+    if page.get_by_test_id("share-enable").get_attribute("aria-checked") != "true":
+        page.get_by_test_id("share-enable").click()
+    expect(page.get_by_test_id("share-enable")).to_have_attribute("aria-checked", "true")
+    link_id = page.get_by_test_id("share-dialog").get_attribute("data-link-id")
+
+    def frame_ancestors() -> str:
+        csp = httpx.get(f"{base}/dynamic-report/link/{link_id}").headers.get("content-security-policy", "")
+        return next((d.strip() for d in csp.split(";") if d.strip().startswith("frame-ancestors")), "")
+
+    assert "https://intranet.example.com" not in frame_ancestors()
+    page.get_by_test_id("share-embed").click()
+    origins = page.get_by_test_id("share-embed-origins")
+    origins.click()
+    page.keyboard.type("ftp://intranet")
+    page.keyboard.press("Enter")
+    page.get_by_test_id("share-embed-save").click()
+    expect(page.locator(".ant-message-error")).to_be_visible()
+    origins.locator(".ant-select-selection-item-remove").click()
+    origins.click()
+    page.keyboard.type("https://intranet.example.com")
+    page.keyboard.press("Enter")
+    page.get_by_test_id("share-embed-save").click()
+    expect(page.get_by_text("Link saved")).to_be_visible()
+    assert "https://intranet.example.com" in frame_ancestors()
+    shot(page, "designer-share-embed")
+    assert panel_id

@@ -1,5 +1,5 @@
 /** The panel's shared link (spec 2.2, 5): enable, a 4-digit password, an expiry date, revoke, copy. */
-import { App, Button, DatePicker, Input, Modal, Space, Spin, Switch, Typography } from 'antd';
+import { App, Button, DatePicker, Input, Modal, Select, Space, Spin, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { designerApi } from './api';
@@ -22,6 +22,7 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
   const [pwd, setPwd] = useState('');
   const [pwdError, setPwdError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [origins, setOrigins] = useState<string[]>([]);
 
   useEffect(() => {
     if (!open) return;
@@ -29,6 +30,7 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
     designerApi.shareLink(panelId).then((l) => {
       setLink(l);
       setPwd(l.pwd || '');
+      setOrigins(l.embedOrigins || []);
     }).catch((e: Error) => message.error(e.message));
   }, [open, panelId, message]);
 
@@ -90,6 +92,34 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
                   value={link.overTime ? dayjs(link.overTime) : null}
                   onChange={(d) => void update(d ? { overTime: d.valueOf() } : { clearOverTime: true }, 'share.saved')}
                 />
+              </Field>
+              <Field label={t('share.embed')}>
+                <Space direction="vertical" style={{ width: '100%' }}>
+                  <Switch
+                    data-testid="share-embed"
+                    checked={!!link.allowEmbed}
+                    loading={busy}
+                    onChange={(on) => (on ? setLink({ ...link, allowEmbed: true }) : void update({ allowEmbed: false, embedOrigins: [] }, 'share.saved'))}
+                  />
+                  {link.allowEmbed && (
+                    <Space.Compact style={{ width: '100%' }}>
+                      <Select
+                        data-testid="share-embed-origins"
+                        mode="tags"
+                        open={false}
+                        tokenSeparators={[',', ' ']}
+                        value={origins}
+                        placeholder="https://intranet.example.com"
+                        onChange={(v: string[]) => setOrigins(v)}
+                        style={{ flex: 1 }}
+                      />
+                      <Button data-testid="share-embed-save" type="primary" loading={busy} onClick={() => void update({ allowEmbed: true, embedOrigins: origins }, 'share.saved')}>
+                        {t('common.save')}
+                      </Button>
+                    </Space.Compact>
+                  )}
+                  <Typography.Text type="secondary">{t('share.embedHint')}</Typography.Text>
+                </Space>
               </Field>
               <Button danger data-testid="share-revoke" onClick={() => void update({ valid: false }, 'share.revoked')}>{t('share.revoke')}</Button>
             </>

@@ -69,6 +69,9 @@ export interface ShareLink {
   overTime?: number | null;
   locked?: boolean;
   uri?: string;
+  /** Other sites may frame the link page (their origins in `embedOrigins`). */
+  allowEmbed?: boolean;
+  embedOrigins?: string[];
 }
 
 export interface ShareLinkUpdate {
@@ -79,6 +82,8 @@ export interface ShareLinkUpdate {
   overTime?: number;
   clearOverTime?: boolean;
   unlock?: boolean;
+  allowEmbed?: boolean;
+  embedOrigins?: string[];
 }
 
 export type SubjectType = 'user' | 'role';
