@@ -4,8 +4,9 @@ and the track filters both produce for their targets (spec 3.6, 3.7)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from sqlalchemy import delete, select
 
@@ -157,7 +158,7 @@ def save_jumps(panel: Panel, source_view_id: str, items: list[dict[str, Any]]) -
                     targets.append({"targetViewId": tv.id, "targetFieldId": str(t["targetFieldId"])})
         else:
             parts = urlsplit(content)
-            if parts.scheme not in ("http", "https") or not parts.netloc:
+            if parts.scheme not in ("http", "https") or not parts.netloc or "{" in parts.netloc:
                 raise BadRequest("reports:jump.url")
         db.add(
             LinkJump(
@@ -225,6 +226,27 @@ def target_jump_info(
     return {"baseJumpInfoVisualMap": out}
 
 
+PLACEHOLDER = re.compile(r"\{([^{}/?#&=]+)\}")
+
+
+def fill_placeholders(url: str, dimension_list: list[dict[str, Any]], fields: dict[str, DatasetField]) -> str:
+    """An external jump address with `{field}` placeholders (a field's name or its column name) filled with
+    the clicked values, each encoded as one path or query component; unknown placeholders stay as written."""
+    values: dict[str, str] = {}
+    for d in dimension_list:
+        f = fields.get(str(d.get("id", "")))
+        if f is not None:
+            shown = "" if d.get("value") is None else str(d["value"])
+            values.setdefault(f.name, shown)
+            values.setdefault(f.origin_name, shown)
+
+    def fill(m: re.Match[str]) -> str:
+        name = m.group(1).strip()
+        return quote(values[name], safe="") if name in values else m.group(0)
+
+    return PLACEHOLDER.sub(fill, url)
+
+
 def jump_action(
     panel: Panel, source_view_id: str, dimension_list: list[dict[str, Any]]
 ) -> dict[str, Any] | None:
@@ -243,14 +265,15 @@ def jump_action(
         )
         .scalars()
     }
-    names = {
-        f.id: f.name
+    clicked_fields = {
+        f.id: f
         for f in session()
         .execute(
             select(DatasetField).where(DatasetField.id.in_([str(d.get("id", "")) for d in dimension_list]))
         )
         .scalars()
     }
+    names = {fid: f.name for fid, f in clicked_fields.items()}
     for dim in dimension_list:
         j = jumps.get(str(dim.get("id", "")))
         if j is None:
@@ -287,7 +310,7 @@ def jump_action(
                 "url": f"/dynamic-report/link/{public_id}",
                 "trackFilters": filters,
             }
-        url = j.content
+        url = fill_placeholders(j.content, dimension_list, clicked_fields)
         if j.attach_params:
             params = {
                 names.get(str(d.get("id")), str(d.get("id"))): ""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
@@ -232,3 +233,47 @@ def test_editing_linkage_and_jumps(acme, admin_client):
         },
     )
     assert bad_url["code"] == 400
+
+
+def test_outer_jump_fills_placeholders_with_the_clicked_values(acme, admin_client):
+    f = acme.fields
+    bundle = admin_client.ok("GET", f"/api/dyreport/panel/export/{acme.overview}")
+    panel = admin_client.ok("POST", "/api/dyreport/panel/import", json={"bundle": bundle})
+    views = {
+        v["name"]: v for v in admin_client.ok("GET", f"/api/dyreport/chart/view/listByPanel/{panel['id']}")
+    }
+    funnel = views["渠道订单数"]
+    channel = admin_client.ok("GET", f"/api/dyreport/dataset/get/{acme.dataset_id}")["fields"]
+    channel_field = next(x for x in channel if x["id"] == f["channel"])
+
+    def set_jump(content: str) -> dict[str, Any]:
+        return admin_client.post(
+            "/api/dyreport/linkJump/updateJumpSet",
+            json={
+                "panelId": panel["id"],
+                "sourceViewId": funnel["id"],
+                "linkJumpInfoArray": [
+                    {"sourceFieldId": f["channel"], "linkType": "other", "content": content}
+                ],
+            },
+        )
+
+    name, column = channel_field["name"], channel_field["originName"]
+    template = f"https://example.org/channels/{{{name}}}?by={{{column}}}&x={{nope}}"
+    assert set_jump(template)["code"] == 800
+    action = admin_client.ok(
+        "POST",
+        "/api/dyreport/track/action",
+        json={
+            "option": "jump",
+            "panelId": panel["id"],
+            "viewId": funnel["id"],
+            "dimensionList": [{"id": f["channel"], "value": "线上 / A&B"}],
+        },
+    )
+    parts = urlsplit(action["url"])
+    assert parts.netloc == "example.org"
+    assert parts.path == "/channels/" + quote("线上 / A&B", safe="")
+    assert parse_qs(parts.query) == {"by": ["线上 / A&B"], "x": ["{nope}"]}
+    # a placeholder may not choose the site
+    assert set_jump(f"https://{{{name}}}.example.org/")["code"] == 400
