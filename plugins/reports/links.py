@@ -364,6 +364,33 @@ def update(
     forget(link.id)
 
 
+def rotate(link: PanelLink) -> PanelLink:
+    """The same link under a new id, with its settings (password, expiry, embedding); the old address and
+    every link token issued for it stop working at once."""
+    db = session()
+    fresh = PanelLink(
+        id=new_link_id(),
+        panel_id=link.panel_id,
+        user_id=link.user_id,
+        valid=link.valid,
+        enable_pwd=link.enable_pwd,
+        pwd_enc=link.pwd_enc,
+        pwd_version=link.pwd_version + 1,
+        over_time=link.over_time,
+        owner_admin=link.owner_admin,
+        owner_roles=link.owner_roles,
+        embed_allowed=link.embed_allowed,
+        embed_origins=link.embed_origins,
+    )
+    old_id = link.id
+    db.delete(link)
+    db.flush()
+    db.add(fresh)
+    db.flush()
+    forget(old_id)
+    return fresh
+
+
 def public_jump_id(panel_id: str) -> str | None:
     """A valid link of the target panel (inner jumps open it); None when it has none."""
     rows = (

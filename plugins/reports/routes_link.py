@@ -87,6 +87,20 @@ def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
     return links.link_public(links.current_link(panel, viewer))
 
 
+class LinkRef(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str = Field(max_length=64)
+
+
+@router.post("/api/link/rotate", body=LinkRef)
+def rotate(body: LinkRef) -> dict[str, Any]:
+    """A new address for the caller's link; the old one answers as an invalid link from now on."""
+    viewer = session_viewer()
+    link = links.get_link(body.id)
+    links.require_manage(link.panel_id, viewer)
+    return links.link_public(links.rotate(link))
+
+
 @router.post("/api/link/update", body=LinkUpdate)
 def update(body: LinkUpdate) -> dict[str, Any]:
     """Enable or disable a link, switch or reset its password (also unlocks), set or clear its expiry,

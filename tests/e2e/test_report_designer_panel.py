@@ -302,7 +302,8 @@ def test_designer_screens(browser, live_server, locale: str, width: int) -> None
 
 
 def test_share_link_framing_is_set_per_link(admin_page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
-    """The share dialog lets other sites frame one link: its page's frame-ancestors then name them."""
+    """The share dialog lets other sites frame one link (its page's frame-ancestors then name them), and
+    moves the link to a new address with its settings."""
     import httpx
 
     page, base = admin_page, live_server.url
@@ -334,4 +335,18 @@ def test_share_link_framing_is_set_per_link(admin_page: Page, live_server) -> No
     expect(page.get_by_text("Link saved")).to_be_visible()
     assert "https://intranet.example.com" in frame_ancestors()
     shot(page, "designer-share-embed")
-    assert panel_id
+
+    # a new address keeps the settings; the old one is gone
+    page.get_by_test_id("share-rotate").click()
+    tip = page.get_by_role("tooltip").filter(has_text="stop working at once")
+    confirm = tip.get_by_role("button", name="OK")
+    expect(confirm).to_be_visible()
+    confirm.click()
+    expect(page.get_by_text("The link has a new address")).to_be_visible()
+    old_id = link_id
+    expect(page.get_by_test_id("share-dialog")).not_to_have_attribute("data-link-id", old_id or "")
+    link_id = page.get_by_test_id("share-dialog").get_attribute("data-link-id")
+    assert link_id and panel_id
+    expect(page.get_by_test_id("share-address")).to_contain_text(link_id)
+    assert "https://intranet.example.com" in frame_ancestors()
+    assert httpx.get(f"{base}/api/dyreport/link/{old_id}").json()["code"] != 800

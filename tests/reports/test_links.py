@@ -244,3 +244,29 @@ def test_links_of_a_tenant_that_disabled_reports_are_refused(link, client, admin
             json={"plugin": "reports", "enabled": True, "tenantId": 1001},
         )
     assert validate(anon, link["id"])["valid"] is True
+
+
+def test_rotating_a_link_moves_it_to_a_new_address(link, client, admin_client):
+    admin_client.ok(
+        "POST", "/api/dyreport/api/link/update", json={"id": link["id"], "enablePwd": True, "pwd": "2468"}
+    )
+    anon = anonymous(client, "10.1.0.9")
+    pwd = {"password": "2468", "link": link["id"]}
+    opened = anon.ok("POST", "/api/dyreport/api/link/validatePwd", json=pwd)
+    token = opened["linkToken"]
+    v = link["views"]["总销售额"]
+    anon.headers["linkToken"] = token
+    assert data(anon, v)["success"] is True
+
+    rotated = admin_client.ok("POST", "/api/dyreport/api/link/rotate", json={"id": link["id"]})
+    assert rotated["id"] != link["id"] and len(rotated["id"]) >= 32
+    assert rotated["enablePwd"] and rotated["pwd"] == "2468" and rotated["resourceId"] == link["panelId"]
+    # the old address and the sessions opened through it stop working; the new one works with the password
+    assert anon.post(f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}", json={})["code"] == 403
+    old = validate(anonymous(client, "10.1.0.10"), link["id"])
+    assert not old["valid"] or not old["hasPermission"]
+    assert validate(anonymous(client), rotated["id"])["enablePwd"] is True
+    again = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{link['panelId']}")
+    assert again["id"] == rotated["id"]
+    alice = client.signed_in("alice")
+    assert alice.post("/api/dyreport/api/link/rotate", json={"id": rotated["id"]})["code"] == 404

@@ -1,5 +1,5 @@
 /** The panel's shared link (spec 2.2, 5): enable, a 4-digit password, an expiry date, revoke, copy. */
-import { App, Button, DatePicker, Input, Modal, Select, Space, Spin, Switch, Typography } from 'antd';
+import { App, Button, DatePicker, Input, Modal, Popconfirm, Select, Space, Spin, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { designerApi } from './api';
@@ -41,6 +41,19 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
       const next = await designerApi.updateShareLink({ id: link.id, ...patch });
       setLink(next);
       if (done) message.success(t(done));
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rotate = async () => {
+    if (!link) return;
+    setBusy(true);
+    try {
+      setLink(await designerApi.rotateShareLink(link.id));
+      message.success(t('share.rotated'));
     } catch (e) {
       message.error((e as Error).message);
     } finally {
@@ -121,7 +134,12 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
                   <Typography.Text type="secondary">{t('share.embedHint')}</Typography.Text>
                 </Space>
               </Field>
-              <Button danger data-testid="share-revoke" onClick={() => void update({ valid: false }, 'share.revoked')}>{t('share.revoke')}</Button>
+              <Space wrap>
+                <Popconfirm title={t('share.rotateConfirm')} onConfirm={() => void rotate()}>
+                  <Button data-testid="share-rotate" loading={busy}>{t('share.rotate')}</Button>
+                </Popconfirm>
+                <Button danger data-testid="share-revoke" onClick={() => void update({ valid: false }, 'share.revoked')}>{t('share.revoke')}</Button>
+              </Space>
             </>
           )}
         </div>

@@ -56,6 +56,7 @@ export const designerApi = {
 
   shareLink: (panelId: string) => request<ShareLink>(path(`api/link/currentGenerator/${id(panelId)}`), { method: 'POST', data: {}, silent: true }),
   updateShareLink: (body: ShareLinkUpdate) => request<ShareLink>(path('api/link/update'), { method: 'POST', data: body, silent: true }),
+  rotateShareLink: (linkId: string) => request<ShareLink>(path('api/link/rotate'), { method: 'POST', data: { id: linkId }, silent: true }),
 
   grants: (panelId: string) => request<{ grants: Grant[] } | Grant[]>(path(`panel/grants/${id(panelId)}`), { method: 'GET', silent: true }),
   saveGrants: (panelId: string, grants: Grant[]) => request<unknown>(path(`panel/grants/${id(panelId)}`), { method: 'POST', data: { grants }, silent: true }),
