@@ -18,6 +18,7 @@ from atrium.sdk.types import JobSpec
 
 from . import runtime
 from .exporter import submit
+from .importer import run_import
 from .models import DONE, EXPIRED, FAILED, RUNNING, UPLOADED, WAITING, ExportTask, ImportBatch
 from .settings import transfer_settings
 
@@ -29,6 +30,27 @@ def _interrupted(owner: str, heartbeat: Any) -> bool:
     if owner == runtime.owner():
         return False
     return runtime.owner_gone(owner) or heartbeat < runtime.stale_before()
+
+
+def _resubmit_waiting_import(batch_id: int, tenant_id: int, owner: str, heartbeat: Any, locale: str) -> int:
+    """An import still waiting for a worker has read nothing yet: queue it again (a long job ahead of it, or
+    a queue that lost it) rather than fail it. The first copy to claim it runs it; the others do nothing."""
+    with runtime.background(tenant_id, {}, locale), unscoped(), services().db() as db:
+        res = db.execute(
+            update(ImportBatch)
+            .where(
+                ImportBatch.id == batch_id,
+                ImportBatch.owner == owner,
+                ImportBatch.heartbeat_at == heartbeat,
+                ImportBatch.status == WAITING,
+            )
+            .values(owner=runtime.owner(), heartbeat_at=utcnow())
+        )
+        if not getattr(res, "rowcount", 0):
+            return 0
+        db.commit()
+    runtime.submit(run_import, batch_id, tenant_id)
+    return 1
 
 
 def recover() -> dict[str, int]:
@@ -55,6 +77,7 @@ def recover() -> dict[str, int]:
                 ImportBatch.locale,
                 ImportBatch.processed,
                 ImportBatch.success_count,
+                ImportBatch.status,
             ).where(ImportBatch.status.in_([WAITING, RUNNING]))
         ).all()
     for t in tasks:
@@ -90,6 +113,9 @@ def recover() -> dict[str, int]:
                 done["failed"] += int(bool(getattr(res, "rowcount", 0)))
     for b in batches:
         if not _interrupted(b.owner, b.heartbeat_at):
+            continue
+        if b.status == WAITING:
+            done["resumed"] += _resubmit_waiting_import(b.id, b.tenant_id, b.owner, b.heartbeat_at, b.locale)
             continue
         with runtime.background(b.tenant_id, {}, b.locale), unscoped(), services().db() as db:
             res = db.execute(

@@ -22,7 +22,7 @@ from atrium.sdk.context import tenant_scope
 from atrium.sdk.db import utcnow
 from atrium.sdk.testing import AtriumClient, build_app
 
-from .util import IMPORT, wizard_upload, xlsx_bytes
+from .util import IMPORT, wait_import, wizard_upload, xlsx_bytes
 
 GHOST = "ghost-host:4242:deadbeef"
 
@@ -184,3 +184,24 @@ def test_crash_mid_import_leaves_a_true_record(
     )
     history = user_client.ok("POST", f"{IMPORT}/history", json={"importId": "crashy"})
     assert history["list"][0]["status"] == FAILED and history["list"][0]["dataCount"] == 200
+
+
+def test_an_import_still_waiting_is_queued_again_not_failed(
+    user_client: AtriumClient, kernel: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import that never reached a worker (a long job ahead of it, or a queue that lost it) has read
+    nothing: the recovery job queues it again, and it ends done with every row."""
+    up = wizard_upload(user_client, xlsx_bytes([["Name"]] + [[f"w{i}"] for i in range(30)]))["data"]
+    with monkeypatch.context() as m:
+        m.setattr(runtime, "submit", lambda *_args: None)  # the queued job is lost
+        user_client.ok("POST", f"{IMPORT}/start", json={"batchId": up["batchId"], "mapping": {"name": 0}})
+    with tenant_scope(1001), kernel.db() as db:
+        db.execute(
+            update(ImportBatch)
+            .where(ImportBatch.id == up["batchId"])
+            .values(owner=GHOST, heartbeat_at=utcnow() - timedelta(hours=1))
+        )
+    assert user_client.ok("GET", f"{IMPORT}/result", params={"batchId": up["batchId"]})["status"] == 0
+    assert jobs.recover()["resumed"] == 1
+    res = wait_import(user_client, up["batchId"])
+    assert res["status"] == 2 and res["successCount"] == 30
