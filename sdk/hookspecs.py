@@ -450,3 +450,22 @@ def atrium_background_job_counts(tenant_id: int | None) -> dict[str, int] | None
         def atrium_background_job_counts(tenant_id):
             return {"running": 1, "failed": 0, "normal": 12}
     """
+
+
+@hookspec(firstresult=True)
+def atrium_shared_file_url(tenant_id: int, url: str) -> str | None:
+    """Return a short-lived address that shows one of a tenant's stored files to readers without a session.
+
+    Called by a plugin that publishes content openly (the portal's public articles and their cover images)
+    when it answers a reader who is not signed in; the file plugin answers for the addresses it stores.
+
+    :param tenant_id: the tenant that owns the file (the published content's tenant).
+    :param url: the stored file's address as the content keeps it.
+    :return: the first answer: a signed address, or None when no plugin stores that address for the tenant.
+
+    Example::
+
+        @hookimpl
+        def atrium_shared_file_url(tenant_id, url):
+            return f"/files/{url.rsplit('/', 1)[-1]}?sig=..."
+    """

@@ -8,7 +8,7 @@ from typing import Any
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, hookimpl
 from atrium.sdk.types import DatabaseSpec
 
-from . import api, demo
+from . import api, demo, service
 from .models import Base
 
 
@@ -66,3 +66,8 @@ def atrium_startup(services: Any) -> None:
 @hookimpl
 def atrium_demo_data(tenants: dict[str, int]) -> None:
     demo.load(tenants)
+
+
+@hookimpl
+def atrium_shared_file_url(tenant_id: int, url: str) -> str | None:
+    return service.shared_url(tenant_id, url)

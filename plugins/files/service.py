@@ -224,6 +224,18 @@ def by_stored_name(name: str) -> Attachment:
     return att
 
 
+def shared_url(tenant_id: int, url: str) -> str | None:
+    """A signed address of one of the tenant's stored files, for content published without a session;
+    None for an address this plugin does not store for that tenant."""
+    if not url.startswith(FILE_ROUTE):
+        return None
+    with tenant_scope(tenant_id):
+        try:
+            return signed_url(by_url(url))
+        except NotFound:
+            return None
+
+
 def by_url(url: str) -> Attachment:
     try:
         return by_stored_name(name_from_url(url))

@@ -139,7 +139,17 @@ def read_public(article_id: int) -> dict[str, Any]:
         row = session().execute(select(Article).where(Article.id == article_id, _visible(utcnow()))).scalar()
         if row is None or not row.public or not services().is_enabled(row.tenant_id, "portal"):
             raise NotFound("portal:not_found", id=article_id)
-        return _count_view(row)
+        data = _count_view(row)
+        if row.cover_url:
+            data["coverSrc"] = _shared_cover(row.tenant_id, row.cover_url)
+        return data
+
+
+def _shared_cover(tenant_id: int, url: str) -> str | None:
+    """A signed address of a stored cover, from the plugin that keeps the tenant's files."""
+    svc = services()
+    answers = svc.call_hook("atrium_shared_file_url", tenant_id=tenant_id, url=url)
+    return next((u for plugin, u in answers.items() if u and svc.is_enabled(tenant_id, plugin)), None)
 
 
 # administration ----------------------------------------------------------------------------------------

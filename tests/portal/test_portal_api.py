@@ -152,3 +152,30 @@ def test_demo_panels(user_client: Any) -> None:
     views = [a["views"] for a in panels["hot"]]
     assert views == sorted(views, reverse=True)
     assert panels["announcement"][0]["pinned"] is True
+
+
+def test_a_public_articles_cover_shows_without_a_session(
+    client: Any, tenant_factory: Any, user_factory: Any
+) -> None:
+    from tests.files.util import picture, upload
+
+    admin, _reader, _tid = fresh_admin(client, tenant_factory, user_factory)
+    cover = upload(admin, "cover.png", picture("PNG", (32, 20)), "image/png", "image")["data"]["filePath"]
+    saved = admin.ok("POST", f"{BASE}/admin/save", json={"params": article(public=True, coverUrl=cover)})
+    admin.ok("POST", f"{BASE}/admin/publish", json={"params": {"id": saved["id"]}})
+    client.http.cookies.clear()
+    stored = client.http.get(cover)
+    assert not stored.headers["content-type"].startswith("image/")  # the stored address needs a session
+
+    detail = client.ok("GET", f"{BASE}/public-detail?id={saved['id']}")
+    assert detail["coverUrl"] == cover and detail["coverSrc"] and detail["coverSrc"] != cover
+    shown = client.http.get(detail["coverSrc"])
+    assert shown.status_code == 200 and shown.headers["content-type"] == "image/png"
+    assert shown.content.startswith(b"\x89PNG")
+    outside = client.ok("GET", f"{BASE}/public-detail?id={saved['id']}")
+    external = admin.ok(
+        "POST", f"{BASE}/admin/save", json={"params": article(public=True, coverUrl="https://example.com/a.png")}
+    )
+    admin.ok("POST", f"{BASE}/admin/publish", json={"params": {"id": external["id"]}})
+    assert client.ok("GET", f"{BASE}/public-detail?id={external['id']}")["coverSrc"] is None
+    assert outside["views"] == detail["views"] + 1

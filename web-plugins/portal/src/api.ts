@@ -9,6 +9,8 @@ export interface Article {
   title: string;
   summary: string;
   coverUrl: string;
+  /** A signed address of the cover, given with public articles to readers without a session. */
+  coverSrc?: string | null;
   status: 'draft' | 'published';
   pinned: boolean;
   public: boolean;

@@ -11,7 +11,7 @@ export function Details() {
   const navigate = useNavigate();
   const id = new URLSearchParams(useLocation().search).get('id') || '';
   const [article, setArticle] = useState<Article | null | undefined>(undefined);
-  const cover = useCoverSrc(article?.coverUrl);
+  const cover = useCoverSrc(article?.coverUrl, article?.coverSrc);
   useEffect(() => {
     setArticle(undefined);
     if (!id) return setArticle(null);
