@@ -1,6 +1,7 @@
 """The form designer's settings in Chromium: labels and names in all five languages, default values, choices
 from a platform dictionary, the preview of a version that is not published, the user and tenant-member
-pickers, and editing a submission from the list."""
+pickers, editing a submission from the list, and fields dragged onto the layout's grid and moved there with
+the mouse and the keyboard."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import pytest
 from conftest import shot, sign_in
 from playwright.sync_api import expect
+from test_forms_menu_import import api
 
 pytestmark = pytest.mark.e2e
 #: the first look at a page waits for the plugin's remote to load, which is slow on a busy machine
@@ -25,6 +27,27 @@ def new_form(page, base: str, code: str, name: str) -> None:  # type: ignore[no-
     page.get_by_test_id("design-new").click(timeout=LOAD)
     page.get_by_test_id("design-code").fill(code)
     page.get_by_test_id("design-name").fill(name)
+
+
+def drag(page, source, target, x: float = 0.5, y: float = 0.5) -> None:  # type: ignore[no-untyped-def]
+    """Drags ``source`` with the mouse in small steps and releases it at the fractions ``x``, ``y`` of the
+    width and height of ``target`` (the drag and drop library follows real pointer moves)."""
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start and end
+    from_x, from_y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    to_x, to_y = end["x"] + end["width"] * x, end["y"] + end["height"] * y
+    page.mouse.move(from_x, from_y)
+    page.mouse.down()
+    page.mouse.move(from_x + 8, from_y + 8, steps=4)
+    page.mouse.move(to_x, to_y, steps=20)
+    page.mouse.move(to_x, to_y)
+    page.mouse.up()
+
+
+def canvas_keys(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The keys of the fields on the designer's canvas, in order."""
+    tiles = page.get_by_test_id("canvas").locator("[data-testid^=canvas-field-]")
+    return [tiles.nth(i).get_attribute("data-key") or "" for i in range(tiles.count())]
 
 
 def choose(page, select, option: str, typed: str = "") -> None:  # type: ignore[no-untyped-def]
@@ -156,4 +179,82 @@ def test_people_pickers_and_editing_a_submission(page, live_server) -> None:  # 
     row = table.locator("tbody tr", has_text="second note")
     expect(row).to_contain_text("平台管理员")
     expect(table.locator("tbody tr", has_text="first note")).to_have_count(0)
+    assert page.page_errors == []
+
+
+def test_dragging_fields_onto_the_grid(page, live_server) -> None:  # type: ignore[no-untyped-def]
+    base = live_server.url
+    sign_in(page, base)
+    new_form(page, base, "drag-e2e", "Drag check")
+    canvas = page.get_by_test_id("canvas")
+    expect(canvas).to_have_attribute("data-columns", "2")
+    end = page.get_by_test_id("canvas-end")
+
+    # field kinds from the palette: onto the empty form, after the last field, before and after a field
+    drag(page, page.get_by_test_id("palette-text"), end)
+    expect(page.get_by_test_id("canvas-field-0")).to_have_attribute("data-key", "text1")
+    drag(page, page.get_by_test_id("palette-number"), end)
+    expect(page.get_by_test_id("canvas-field-1")).to_have_attribute("data-key", "number2")
+    drag(page, page.get_by_test_id("palette-select"), page.get_by_test_id("canvas-field-0"), x=0.15)
+    expect(page.get_by_test_id("canvas-field-2")).to_have_attribute("data-key", "number2")
+    assert canvas_keys(page) == ["select3", "text1", "number2"]
+    drag(page, page.get_by_test_id("palette-date"), page.get_by_test_id("canvas-field-1"), x=0.85)
+    expect(page.get_by_test_id("canvas-field-3")).to_have_attribute("data-key", "number2")
+    assert canvas_keys(page) == ["select3", "text1", "date4", "number2"]
+    # a field kind released outside the form adds nothing
+    drag(page, page.get_by_test_id("palette-radio"), page.get_by_test_id("design-code"))
+    expect(canvas.locator("[data-testid^=canvas-field-]")).to_have_count(4)
+
+    # moving fields: the last one to the front with the mouse, then the last one up a row from the keyboard
+    drag(page, page.get_by_test_id("canvas-handle-3"), page.get_by_test_id("canvas-field-0"))
+    expect(page.get_by_test_id("canvas-field-0")).to_have_attribute("data-key", "number2")
+    assert canvas_keys(page) == ["number2", "select3", "text1", "date4"]
+    # each key waits for what a screen reader is told
+    told = page.locator("[id^=DndLiveRegion]")
+    page.get_by_test_id("canvas-handle-3").focus()
+    page.keyboard.press("Space")
+    expect(told).to_have_text("Date is over position 4 of 4.")
+    page.keyboard.press("ArrowUp")
+    expect(told).to_have_text("Date is over position 2 of 4.")
+    page.keyboard.press("Space")
+    expect(told).to_have_text("Date dropped at position 2 of 4.")
+    expect(page.get_by_test_id("canvas-field-1")).to_have_attribute("data-key", "date4")
+    assert canvas_keys(page) == ["number2", "date4", "select3", "text1"]
+    # the settings follow the canvas's order
+    expect(page.get_by_test_id("design-field-0")).to_contain_text("number2")
+    page.get_by_test_id("label-2-en-us").fill("Colour")
+    expect(page.get_by_test_id("canvas-field-2")).to_contain_text("Colour")
+    page.get_by_test_id("options-2").fill("Red,Green")
+
+    # the canvas draws the chosen layout's columns: wide kinds take the whole row
+    page.get_by_test_id("canvas-layout").get_by_text("L3").click()
+    expect(canvas).to_have_attribute("data-columns", "3")
+    drag(page, page.get_by_test_id("palette-textarea"), end)
+    note = page.get_by_test_id("canvas-field-4")
+    expect(note).to_have_attribute("data-key", "textarea5")
+    first, wide = page.get_by_test_id("canvas-field-0").bounding_box(), note.bounding_box()
+    box = canvas.bounding_box()
+    assert first and wide and box and wide["width"] > box["width"] * 0.9 > first["width"] * 2
+    shot(page, "forms-13-designer-grid")
+
+    page.get_by_test_id("design-save").click()
+    expect(page.get_by_text("Version 1 saved")).to_be_visible()
+    order = ["number2", "date4", "select3", "text1", "textarea5"]
+    page.get_by_role("button", name="Preview").click()
+    page.wait_for_url(re.compile(r"/form-preview\?formId=\d+&version=1$"))
+    form_id = re.search(r"formId=(\d+)", page.url).group(1)  # type: ignore[union-attr]
+    saved = api(base).get("/api/form/design/detail", params={"formId": form_id}).json()
+    assert saved["code"] == 800, saved
+    assert list(saved["data"]["schema"]["properties"]) == order
+    assert saved["data"]["schema"]["properties"]["select3"]["enum"] == ["Red", "Green"]
+
+    # the preview draws the fields in that order
+    preview = page.get_by_test_id("form-preview")
+    expect(field(page, "text1")).to_be_visible(timeout=LOAD)
+    drawn = preview.locator("[data-testid^=field-]")
+    testids = [drawn.nth(i).get_attribute("data-testid") for i in range(drawn.count())]
+    assert testids == [f"field-{k}" for k in order]
+    expect(field(page, "select3")).to_contain_text("Colour")
+    tops = [field(page, k).bounding_box() for k in order]
+    assert all(tops) and [b["y"] for b in tops] == sorted(b["y"] for b in tops)  # type: ignore[index]
     assert page.page_errors == []

@@ -10,6 +10,15 @@ export const KINDS = ['text', 'textarea', 'number', 'select', 'radio', 'checkbox
 /** The platform's languages: a field's label and a form's name are set for each. */
 export const LOCALES = ['zh-cn', 'zh-tw', 'en-us', 'vi-vn', 'hu-hu'] as const;
 
+/** A form's layouts (`layout_code`): L1 takes the columns the author sets, L2 and L3 two and three. */
+export const LAYOUT_CODES = ['L1', 'L2', 'L3'] as const;
+export type LayoutCode = (typeof LAYOUT_CODES)[number];
+
+/** The layouts a form is saved with, L1 in `columns` columns (1 to 4). */
+export function layoutsOf(columns: number): Record<LayoutCode, { columns: number }> {
+  return { L1: { columns: Math.max(1, Math.min(4, columns || 1)) }, L2: { columns: 2 }, L3: { columns: 3 } };
+}
+
 /** Kinds whose choices may come from a dictionary type of the platform (`x-dict`). */
 export const DICT_KINDS = new Set(['select', 'radio']);
 

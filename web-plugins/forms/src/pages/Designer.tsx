@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Card, Checkbox, Col, Input, InputNumber, Popconfirm, Row, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Checkbox, Col, Input, InputNumber, Popconfirm, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { arrayMove } from '@dnd-kit/sortable';
 import { useT } from '@atrium/sdk';
 import { formsApi, formTitle, type FormInfo } from '../api';
-import { buildSchema, DEFAULT_KINDS, DICT_KINDS, type FieldDraft, formNames, fromSchema, KINDS, LOCALES, newField } from '../design';
-
-/** Each language by its own name (the same in every language). */
-const LANGUAGE_NAMES: Record<string, string> = { 'zh-cn': '简体中文', 'zh-tw': '繁體中文', 'en-us': 'English', 'vi-vn': 'Tiếng Việt', 'hu-hu': 'Magyar' };
-
-const GROUP = { marginBottom: 8 };
+import { buildSchema, type FieldDraft, formNames, fromSchema, LAYOUT_CODES, type LayoutCode, layoutsOf, LOCALES } from '../design';
+import { DragArea } from '../designer/DragArea';
+import { FieldSettings, LANGUAGE_NAMES } from '../designer/FieldSettings';
+import { type CanvasField, createField, insertAt, nextUid, withUid } from '../designer/model';
 
 /** The dictionary types an administrator may take choices from (the platform's dictionaries). */
 function useDictionaryTypes(): string[] {
@@ -26,26 +25,37 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
   const [code, setCode] = useState('');
   const [names, setNames] = useState<Record<string, string>>({});
   const [columns, setColumns] = useState(2);
+  const [layout, setLayout] = useState<LayoutCode>('L1');
   const [allowEdit, setAllowEdit] = useState(false);
-  const [fields, setFields] = useState<FieldDraft[]>([]);
+  const [fields, setFields] = useState<CanvasField[]>([]);
+  const [selected, setSelected] = useState<string | null>(null);
   const [saved, setSaved] = useState<{ formId: string; version: number } | null>(null);
   const dictTypes = useDictionaryTypes();
   useEffect(() => {
     if (!formId) return;
     formsApi.detail(formId).then((d) => {
       setCode(d.code); setNames({ ...d.name }); setAllowEdit(Boolean(d.allowEdit));
-      setColumns(d.layouts?.L1?.columns || 2); setFields(fromSchema(d.schema));
+      setColumns(d.layouts?.L1?.columns || 2); setFields(fromSchema(d.schema).map(withUid));
       setSaved({ formId: d.formId, version: d.version });
     });
   }, [formId]);
-  const add = (kind: string) => setFields((fs) => [...fs, newField(kind, fs.length + 1, t(`web.kinds.${kind}`))]);
-  const set = (i: number, patch: Partial<FieldDraft>) => setFields((fs) => fs.map((f, j) => (j === i ? { ...f, ...patch } : f)));
-  const setLabel = (i: number, locale: string, text: string) => setFields((fs) => fs.map((f, j) => (j === i ? { ...f, labels: { ...f.labels, [locale]: text } } : f)));
-  const move = (i: number, d: number) => setFields((fs) => {
-    const out = [...fs]; const j = i + d; if (j < 0 || j >= out.length) return fs; [out[i], out[j]] = [out[j], out[i]]; return out;
-  });
+  const layouts = layoutsOf(columns);
+  const add = (kind: string, index: number) => {
+    const uid = nextUid();
+    const label = t(`web.kinds.${kind}`);
+    setFields((fs) => insertAt(fs, index, createField(kind, fs, label, uid)));
+    setSelected(uid);
+  };
+  const move = (from: number, to: number) => setFields((fs) => arrayMove(fs, from, to));
+  const set = (uid: string, patch: Partial<FieldDraft>) => setFields((fs) => fs.map((f) => (f.uid === uid ? { ...f, ...patch } : f)));
+  const select = (index: number) => {
+    const uid = fields[index]?.uid;
+    if (!uid) return;
+    setSelected(uid);
+    document.getElementById(`design-field-${uid}`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  };
   const save = async () => {
-    const body = { formId: saved ? Number(saved.formId) : undefined, code, name: formNames(names, code), allowEdit, schema: buildSchema(fields), layouts: { L1: { columns }, L2: { columns: 2 }, L3: { columns: 3 } } };
+    const body = { formId: saved ? Number(saved.formId) : undefined, code, name: formNames(names, code), allowEdit, schema: buildSchema(fields), layouts };
     const res = await formsApi.save(body);
     setSaved({ formId: res.formId, version: res.version });
     message.success(t('web.savedVersion', { version: res.version }));
@@ -56,11 +66,12 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
     await formsApi.publish(res.formId, res.version);
     message.success(t('web.published', { version: res.version }));
   };
+  const selectedIndex = fields.findIndex((f) => f.uid === selected);
   return (
     <Card title={t('web.designer')} extra={<Button onClick={onDone}>{t('web.back')}</Button>}>
       <Space wrap style={{ marginBottom: 12 }}>
         <Input addonBefore={t('web.code')} value={code} onChange={(e) => setCode(e.target.value)} data-testid="design-code" />
-        <InputNumber addonBefore={t('web.columns')} min={1} max={4} value={columns} onChange={(v) => setColumns(Number(v) || 1)} />
+        <InputNumber addonBefore={t('web.columns')} min={1} max={4} value={columns} onChange={(v) => setColumns(Number(v) || 1)} data-testid="design-columns" />
         <Checkbox checked={allowEdit} onChange={(e) => setAllowEdit(e.target.checked)} data-testid="design-allow-edit">{t('web.allowEdit')}</Checkbox>
       </Space>
       <Row gutter={[8, 8]} style={{ marginBottom: 12 }}>
@@ -71,46 +82,18 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
           </Col>
         ))}
       </Row>
-      <Space wrap style={{ marginBottom: 12 }}>
-        {KINDS.map((k) => <Button key={k} size="small" onClick={() => add(k)} data-testid={`add-${k}`}>+ {t(`web.kinds.${k}`)}</Button>)}
+      <Space wrap style={{ marginBottom: 8 }}>
+        <Typography.Text strong>{t('web.canvas.layout')}</Typography.Text>
+        <Segmented<LayoutCode> value={layout} onChange={setLayout} data-testid="canvas-layout"
+          options={LAYOUT_CODES.map((l) => ({ value: l, label: t('web.canvas.layoutColumns', { layout: l, columns: layouts[l].columns }) }))} />
+        <Typography.Text type="secondary">{t('web.canvas.hint')}</Typography.Text>
       </Space>
+      <DragArea fields={fields} columns={layouts[layout].columns} selected={selectedIndex < 0 ? null : selectedIndex} t={t} locale={t.locale}
+        onAdd={add} onMove={move} onSelect={select} />
+      {fields.length > 0 && <Typography.Title level={5}>{t('web.canvas.settings')}</Typography.Title>}
       {fields.map((f, i) => (
-        <Card key={i} size="small" style={{ marginBottom: 8 }} data-testid={`design-field-${i}`} title={<Space><Tag>{t(`web.kinds.${f.kind}`)}</Tag>{f.key}</Space>}
-          extra={<Space><Button size="small" onClick={() => move(i, -1)}>↑</Button><Button size="small" onClick={() => move(i, 1)}>↓</Button><Button size="small" danger onClick={() => setFields((fs) => fs.filter((_, j) => j !== i))}>{t('web.delete')}</Button></Space>}>
-          {/* one group a line: naming, the value's rules, the choices and when it shows, the label per language */}
-          <Row gutter={[8, 8]} style={GROUP}>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore={t('web.key')} value={f.key} onChange={(e) => set(i, { key: e.target.value })} /></Col>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore={t('web.label')} value={f.label} onChange={(e) => set(i, { label: e.target.value })} data-testid={`label-${i}`} /></Col>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore={t('web.help')} value={f.help} onChange={(e) => set(i, { help: e.target.value })} /></Col>
-            <Col xs={24} sm={12} lg={6}><Checkbox checked={f.required} onChange={(e) => set(i, { required: e.target.checked })} data-testid={`required-${i}`}>{t('web.required')}</Checkbox></Col>
-          </Row>
-          <Row gutter={[8, 8]} style={GROUP}>
-            <Col xs={24} sm={12} lg={6}><InputNumber style={{ width: '100%' }} addonBefore={t('web.min')} value={f.min ?? null} onChange={(v) => set(i, { min: v as number | null })} data-testid={`min-${i}`} /></Col>
-            <Col xs={24} sm={12} lg={6}><InputNumber style={{ width: '100%' }} addonBefore={t('web.max')} value={f.max ?? null} onChange={(v) => set(i, { max: v as number | null })} data-testid={`max-${i}`} /></Col>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore={t('web.pattern')} value={f.pattern} onChange={(e) => set(i, { pattern: e.target.value })} /></Col>
-            {DEFAULT_KINDS.has(f.kind) && (
-              <Col xs={24} sm={12} lg={6}><Input addonBefore={t('web.default')} value={f.defaultValue} onChange={(e) => set(i, { defaultValue: e.target.value })} data-testid={`default-${i}`} /></Col>
-            )}
-          </Row>
-          <Row gutter={[8, 8]} style={GROUP}>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore={t(f.kind === 'table' ? 'web.columnsOfTable' : 'web.options')} value={f.options} disabled={Boolean(f.dict)} onChange={(e) => set(i, { options: e.target.value })} data-testid={`options-${i}`} /></Col>
-            <Col xs={24} sm={12} lg={6}>
-              {DICT_KINDS.has(f.kind) && (
-                <Select style={{ width: '100%' }} allowClear showSearch placeholder={t('web.dict')} value={f.dict || undefined} onChange={(v) => set(i, { dict: v || '' })}
-                  options={dictTypes.map((d) => ({ value: d, label: d }))} data-testid={`dict-${i}`} />
-              )}
-            </Col>
-            <Col xs={24} sm={12} lg={6}><Select style={{ width: '100%' }} allowClear placeholder={t('web.visibleIf')} value={f.visibleField || undefined} onChange={(v) => set(i, { visibleField: v || '' })} options={fields.filter((o) => o.key !== f.key).map((o) => ({ value: o.key, label: o.label }))} /></Col>
-            <Col xs={24} sm={12} lg={6}><Input addonBefore="=" value={f.visibleValue} onChange={(e) => set(i, { visibleValue: e.target.value })} /></Col>
-          </Row>
-          <Row gutter={[8, 8]}>
-            {LOCALES.map((loc) => (
-              <Col key={loc} xs={24} sm={12} lg={8}>
-                <Input addonBefore={`${t('web.label')} · ${LANGUAGE_NAMES[loc]}`} value={f.labels[loc] || ''} onChange={(e) => setLabel(i, loc, e.target.value)} data-testid={`label-${i}-${loc}`} />
-              </Col>
-            ))}
-          </Row>
-        </Card>
+        <FieldSettings key={f.uid} field={f} index={i} others={fields.filter((o) => o.key !== f.key)} dictTypes={dictTypes} selected={f.uid === selected} t={t}
+          onChange={(patch) => set(f.uid, patch)} onRemove={() => setFields((fs) => fs.filter((x) => x.uid !== f.uid))} />
       ))}
       <Space>
         <Button onClick={save} data-testid="design-save">{t('web.saveVersion')}</Button>
