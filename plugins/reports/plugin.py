@@ -51,7 +51,6 @@ def atrium_menus() -> list[MenuSpec]:
             url="/dynamic-report",
             icon="bar-chart",
             sort=40,
-            resources=[ResourceSpec("dyreport:export", "导出"), ResourceSpec("dyreport:manage", "管理")],
             children=[
                 MenuSpec(
                     code="dynamic-report-panels",
@@ -60,6 +59,11 @@ def atrium_menus() -> list[MenuSpec]:
                     url="/dynamic-report",
                     icon="bar-chart",
                     sort=0,
+                    # the buttons belong to the page that shows them: a page loads its own menu's buttons
+                    resources=[
+                        ResourceSpec("dyreport:export", "导出"),
+                        ResourceSpec("dyreport:manage", "管理"),
+                    ],
                 ),
                 MenuSpec(
                     code="dynamic-report-datasource",

@@ -1,5 +1,6 @@
 """The administration console in Chromium: a super administrator creates a tenant and offers it a system,
-creates a user there, grants a role a menu and a button, and the user sees exactly those; the tenant's
+creates a user there, grants a role a menu and a button, and the user sees exactly those (the reports
+viewer's export button shows for that user and not for one without the button); the tenant's
 plugin switch takes the message bell away; a menu moved in the tree moves in the user's sidebar; and each
 of those writes is in the audit log."""
 
@@ -20,7 +21,7 @@ WAIT = 15_000
 A = "/api/base/admin"
 PASSWORD = "Passw0rd1"
 
-ensure_remotes_built("admin")
+ensure_remotes_built("admin", "reports")
 
 
 def search(page: Any, test_id: str, text: str) -> None:
@@ -33,6 +34,58 @@ def pick_tenant(page: Any, tenant_id: int) -> None:
     page.get_by_test_id("tenant-picker").click()
     page.keyboard.type(str(tenant_id))
     page.locator(".ant-select-item-option", has_text=f"({tenant_id})").first.click()
+
+
+def grant_checkbox(tree: Any, *path: str) -> Any:
+    """The checkbox of the node titled by the last of `path`, found below the nodes titled by the others (a
+    grant tree lists its nodes in order, and button titles repeat from menu to menu)."""
+    nodes = tree.locator(".ant-tree-treenode")
+    titles = [t.strip() for t in nodes.all_inner_texts()]
+    at = -1
+    for title in path:
+        at = titles.index(title, at + 1)
+    return nodes.nth(at).locator(".ant-tree-checkbox")
+
+
+def export_button_panel(base: str, tenant_id: int, role_ids: list[int]) -> str:
+    """A report panel in the tenant with an export button on it, viewable and exportable by the roles;
+    created by a supervisor of the tenant (tenant administrators create panels)."""
+    account = f"e2es{secrets.token_hex(3)}"
+    Api(base, "admin").ok(
+        "POST",
+        f"{A}/users",
+        json={
+            "account": account,
+            "password": "Start0pass",
+            "userFullName": "Console Supervisor",
+            "tenantId": tenant_id,
+            "supervisor": True,
+            "mustChangePassword": False,
+        },
+    )
+    supervisor = Api(base, account, "Start0pass")
+    button = {
+        "id": "export-data",
+        "type": "custom-button",
+        "component": "de-button",
+        "serviceName": "buttonExportWidget",
+        "propValue": "Export data",
+        "style": {"left": 20, "top": 20, "width": 160, "height": 40},
+        "options": {"attrs": {}},
+    }
+    name = f"Exports {secrets.token_hex(3)}"
+    panel = supervisor.ok("POST", "/api/dyreport/panel/save", json={"name": name, "panelData": [button]})
+    grants = [{"subjectType": "role", "subjectId": rid, "export": True} for rid in role_ids]
+    supervisor.ok("POST", f"/api/dyreport/panel/grants/{panel['id']}", json={"grants": grants})
+    return name
+
+
+def open_panel(page: Any, base: str, name: str) -> None:
+    """Opens a panel from the reports page's list and waits for its export widget and the menu's buttons."""
+    with page.expect_response(lambda r: "/resource/find-resource" in r.url, timeout=WAIT):
+        page.goto(base + "/dynamic-report")
+    page.get_by_test_id("panel-list").get_by_text(name).click(timeout=WAIT)
+    expect(page.get_by_test_id("widget-export")).to_be_visible(timeout=WAIT)
 
 
 def test_console_end_to_end(page, browser, live_server):
@@ -144,7 +197,12 @@ def test_console_end_to_end(page, browser, live_server):
     tree = page.get_by_test_id("grant-tree")
     for title in (f"Alpha {code}", f"Beta {code}", "Export it"):
         tree.locator(".ant-tree-treenode", has_text=title).last.locator(".ant-tree-checkbox").click()
-    page.get_by_test_id("grant-save").click()
+    # and the report list with its export button (the viewer's export)
+    grant_checkbox(tree, "Dynamic reports").click()
+    grant_checkbox(tree, "Dynamic reports", "Reports").click()
+    grant_checkbox(tree, "Dynamic reports", "Reports", "⦿ 导出").click()
+    with page.expect_response(lambda r: r.url.endswith("/roles/resources") and r.request.method == "POST"):
+        page.get_by_test_id("grant-save").click()
     expect(page.get_by_text("Saved")).to_be_visible(timeout=WAIT)
 
     # the role given to the user in the user drawer, whose effective permissions show that menu and button
@@ -158,7 +216,38 @@ def test_console_end_to_end(page, browser, live_server):
     expect(effective).to_contain_text("Export it", timeout=WAIT)
     expect(effective).to_contain_text(f"Alpha {code}")
     expect(effective).not_to_contain_text("Purge it")
+    expect(effective).to_contain_text("导出")  # the reports menu's export button
     shot(page, "admin-user-effective")
+
+    # a reader holding the reports menu without its export button, and a panel both roles may export
+    roles = {r["roleCode"]: r["roleId"] for r in admin.ok("GET", f"{A}/roles", params={"tenantId": tid})}
+    reports_menus = [
+        int(m["menuId"])
+        for m in admin.ok("GET", f"{A}/menus")
+        if m["menuCode"] in ("dynamic-report", "dynamic-report-panels")
+    ]
+    reader_role = admin.ok(
+        "POST", f"{A}/roles", json={"roleCode": "reader", "roleName": "Reader", "tenantId": tid}
+    )["roleId"]
+    admin.ok(
+        "POST",
+        f"{A}/roles/menus",
+        json={"roleId": reader_role, "menuIds": reports_menus, "tenantId": tid},
+    )
+    reader = f"e2er{secrets.token_hex(3)}"
+    reader_id = admin.ok(
+        "POST",
+        f"{A}/users",
+        json={
+            "account": reader,
+            "password": PASSWORD,
+            "userFullName": "Console Reader",
+            "tenantId": tid,
+            "mustChangePassword": False,
+        },
+    )["userId"]
+    admin.ok("POST", f"{A}/users/roles", json={"userId": reader_id, "roleId": reader_role, "tenantId": tid})
+    panel_name = export_button_panel(base, tid, [roles["clerk"], reader_role])
 
     # the user sees exactly those menus and that button
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
@@ -175,6 +264,21 @@ def test_console_end_to_end(page, browser, live_server):
         buttons = user.ok("GET", "/api/base/resource/find-resource", params={"menuId": first})
         assert [b["resourceCode"] for b in buttons] == ["export"]
         expect(other.get_by_test_id("msg-bell")).to_be_visible(timeout=WAIT)
+
+        # the granted button on screen: the report's export button, which the reader does not get
+        open_panel(other, base, panel_name)
+        expect(other.get_by_test_id("button-export")).to_have_text("Export data", timeout=WAIT)
+        shot(other, "admin-granted-button")
+        reader_ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+        reader_ctx.add_cookies([{"name": "language", "value": "en-us", "url": base}])
+        try:
+            reader_page = reader_ctx.new_page()
+            reader_page.set_default_timeout(15000)
+            sign_in(reader_page, base, reader, PASSWORD)
+            open_panel(reader_page, base, panel_name)
+            expect(reader_page.get_by_test_id("button-export")).to_have_count(0)
+        finally:
+            reader_ctx.close()
 
         # a menu dragged above the other on the menu screen moves in the user's sidebar
         page.goto(base + "/system_manage/menus")

@@ -1,6 +1,7 @@
 """The systems screen (names per locale, edit, deletion refused while in use with the reason), the password
-strategy, grey rule and table audit tabs of the settings screen (saved and read back), and a tenant
-approved and suspended on the tenant screen, in Chromium."""
+strategy, grey rule and table audit tabs of the settings screen (saved and read back), a tenant
+approved and suspended on the tenant screen, and a menu's icon chosen in the files plugin's icon picker,
+in Chromium."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from conftest import shot
 from playwright.sync_api import expect
 from test_admin_console import A, search
 from test_admin_users import popconfirm
+from test_files_icons import dialog_width
 from test_message_inbox import Api, ensure_remotes_built
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000
 LOAD = 30_000
 
-ensure_remotes_built("admin")
+ensure_remotes_built("admin", "files")
 
 
 def system_row(page: Any, code: str) -> Any:
@@ -161,3 +163,76 @@ def test_a_tenant_is_approved_and_suspended(admin_page, live_server):
     profile = next(p for p in admin.ok("GET", "/api/admin/tenant-profiles") if p["tenantId"] == tid)
     assert profile["approvalState"] == "approved"
     shot(page, "admin-tenant-suspended")
+
+
+def test_menu_icon_is_chosen_in_the_files_icon_picker(admin_page, live_server):
+    """The menu form takes its icon from the files plugin's picker (a built-in or a custom icon) and saves it;
+    with the files plugin off for the tenant, the form offers its own list of icon names instead."""
+    page, base = admin_page, live_server.url
+    admin = Api(base, "admin")
+    code = f"ic{secrets.token_hex(3)}"
+    menu_id = admin.ok(
+        "POST", f"{A}/menus", json={"menuCode": code, "menuName": f"Icons {code}", "menuUrl": f"/{code}"}
+    )["menuId"]
+
+    def open_menu() -> None:
+        page.goto(base + "/system_manage/menus")
+        tree = page.get_by_test_id("menu-tree")
+        tree.locator(".ant-tree-treenode", has_text=f"Icons {code}").last.click(timeout=LOAD)
+
+    def icon_field() -> Any:
+        return page.locator("input[data-testid=menu-icon], [data-testid=menu-icon] input").first
+
+    def saved_icon() -> str:
+        return str(next(m for m in admin.ok("GET", f"{A}/menus") if m["menuCode"] == code)["menuIconurl"])
+
+    open_menu()
+    page.get_by_test_id("menu-icon-pick").click(timeout=LOAD)
+    picker = page.get_by_role("dialog", name="Choose an icon")
+    expect(picker).to_be_visible(timeout=WAIT)
+    assert dialog_width(picker) == 840
+    picker.get_by_test_id("builtin-star").click()
+    picker.get_by_test_id("icon-pick-ok").click()
+    expect(icon_field()).to_have_value("star")
+    page.get_by_test_id("menu-save").click()
+    expect(page.get_by_text("Saved")).to_be_visible(timeout=WAIT)
+    assert saved_icon() == "star"
+
+    # a custom icon is kept as its file's address and shown beside the field
+    page.get_by_test_id("menu-icon-pick").click()
+    picker.get_by_role("tab", name="Custom icons").click()
+    picker.locator("[data-testid^=custom-]", has_text="Acme star").locator("img").click(timeout=WAIT)
+    picker.get_by_test_id("icon-pick-ok").click()
+    expect(page.get_by_test_id("menu-icon-preview")).to_be_visible(timeout=WAIT)
+    page.get_by_test_id("menu-save").click()
+    custom = ""
+    for _ in range(30):
+        custom = saved_icon()
+        if custom != "star":
+            break
+        page.wait_for_timeout(300)
+    assert custom.startswith("/api/")
+    open_menu()
+    expect(icon_field()).to_have_value(custom, timeout=WAIT)
+    shot(page, "admin-menu-icon")
+
+    # without the files plugin the picker is not there: a list of icon names is
+    admin.ok("POST", f"{A}/plugins/state", json={"plugin": "files", "enabled": False})
+    try:
+        open_menu()
+        select = page.get_by_test_id("menu-icon-select")
+        expect(select).to_be_visible(timeout=WAIT)
+        expect(page.get_by_test_id("menu-icon-pick")).to_have_count(0)
+        select.click()
+        page.keyboard.type("Star")
+        page.locator(".ant-select-item-option", has_text="StarOutlined").click()
+        page.get_by_test_id("menu-save").click()
+        expect(page.get_by_text("Saved").last).to_be_visible(timeout=WAIT)
+        for _ in range(30):
+            if saved_icon() == "StarOutlined":
+                break
+            page.wait_for_timeout(300)
+        assert saved_icon() == "StarOutlined"
+    finally:
+        admin.ok("POST", f"{A}/plugins/state", json={"plugin": "files", "enabled": True})
+        admin.ok("POST", f"{A}/menus/delete", json={"menuId": int(menu_id)})

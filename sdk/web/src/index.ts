@@ -1,6 +1,6 @@
 /**
  * @atrium/sdk — the only surface the shell's plugins import: session, request client, i18n helpers,
- * permissions, the event bus, the shell context and slots, and `definePlugin`.
+ * permissions, other plugins' exposed modules, the event bus, the shell context and slots, and `definePlugin`.
  */
 import SHARED_VERSIONS from './shared.json';
 
@@ -24,6 +24,10 @@ export {
 } from './request';
 export { useImageSrc, isPlatformFile } from './image';
 export { permissions, hasButton, useHasButton, type ButtonResource } from './permissions';
+export {
+  loadPluginModule, usePluginModule, PluginModule, moduleComponent, registerPluginModuleHost, PluginModuleError,
+  type PluginModuleHost, type PluginModuleState, type PluginModuleProps, type PluginModuleErrorReason,
+} from './pluginModules';
 export { definePlugin, acceptPlugin, PLUGIN_TAG, type PluginDefinition, type TaggedPlugin, type PluginRouteProps } from './plugin';
 export { SLOT_NAMES, type SlotName, type SlotComponents, type NavbarItemProps, type DrawerSlotProps, type HomeCardSlot } from './slots';
 export { globalContext, ShellContext, useShell, type ShellApi, type MenuItem, type Manifest, type ManifestPlugin } from './context';

@@ -4,10 +4,9 @@ import type { TreeProps } from 'antd';
 import { useT } from '@atrium/sdk';
 import { api, type Menu, type Resource, type System } from '../api';
 import { AdminOnly, rowProps } from '../common';
+import { MenuIconField } from './MenuIconField';
 import { buildTree } from './tree';
 
-const ICONS = ['AppstoreOutlined', 'HomeOutlined', 'SettingOutlined', 'UserOutlined', 'TeamOutlined', 'MenuOutlined', 'FileOutlined', 'FormOutlined',
-  'BarChartOutlined', 'DashboardOutlined', 'MailOutlined', 'BellOutlined', 'CloudOutlined', 'DatabaseOutlined', 'ApiOutlined', 'StarOutlined', 'ToolOutlined'];
 const OTHER_LOCALES = ['en-us', 'zh-tw', 'vi-vn', 'hu-hu'];
 
 function parseParameter(text: string): { menu_type?: string; diy_code?: string; layout_code?: string } {
@@ -106,7 +105,7 @@ export function Menus() {
                 <Form.Item key={loc} name={['en', loc]} label={t('web.menuEnName', { locale: loc })}><Input maxLength={128} /></Form.Item>
               ))}
               <Form.Item name="menuUrl" label={t('web.menuUrl')} extra="https://host/page?token={token}&menuId={menuId}&systemCode={systemCode}"><Input maxLength={512} /></Form.Item>
-              <Form.Item name="menuIconurl" label={t('web.icon')}><Select allowClear showSearch options={ICONS.map((i) => ({ value: i, label: i }))} /></Form.Item>
+              <Form.Item name="menuIconurl" label={t('web.icon')}><MenuIconField /></Form.Item>
               <Form.Item name={['param', 'menu_type']} label="menu_type"><Select allowClear options={[{ value: 'DYNAMIC_FORM', label: 'DYNAMIC_FORM' }]} /></Form.Item>
               <Form.Item name={['param', 'diy_code']} label="diy_code"><Input maxLength={128} /></Form.Item>
               <Form.Item name={['param', 'layout_code']} label="layout_code"><Input maxLength={128} /></Form.Item>

@@ -18,6 +18,7 @@ import { TableView, type TableSort } from './TableView';
 import { runJump } from './jumping';
 import { DetailsDialog } from './DetailsDialog';
 import { exportViews } from './exporting';
+import { EXPORT_BUTTON, useExportGranted } from './exportGrant';
 
 const EchartsChart = lazy(() => import(/* webpackChunkName: "chart-echarts" */ '../charts/EchartsChart'));
 const AntvChart = lazy(() => import(/* webpackChunkName: "chart-antv" */ '../charts/AntvChart'));
@@ -252,7 +253,8 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const title = view?.title || view?.name || '';
   const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
   const isSource = Object.values(linkage).some((e) => e.source === viewId);
-  const canExport = env.signedIn && (!env.privileges || env.privileges.split(',').includes('export'));
+  const exportGranted = useExportGranted();
+  const canExport = exportGranted && env.signedIn && (!env.privileges || env.privileges.split(',').includes('export'));
 
   const doExport = async () => {
     if (!view || !result) return;
@@ -292,7 +294,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         )}
         {result && canExport && (
           <Tooltip title={t('view.export')}>
-            <Button size="small" type="text" data-testid="view-export" loading={exporting} onClick={() => void doExport()} style={{ height: 20, padding: '0 4px' }}>⇩</Button>
+            <Button size="small" type="text" data-testid="view-export" data-button-code={EXPORT_BUTTON} loading={exporting} onClick={() => void doExport()} style={{ height: 20, padding: '0 4px' }}>⇩</Button>
           </Tooltip>
         )}
       </div>

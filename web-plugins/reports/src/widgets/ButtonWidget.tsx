@@ -11,6 +11,7 @@ import { api } from '../api';
 import { useRT } from '../i18n';
 import { usePanelStore } from '../panel/store';
 import { exportViews } from '../panel/exporting';
+import { EXPORT_BUTTON, useExportGranted } from '../panel/exportGrant';
 
 export function ButtonWidget({ component, kind }: { component: PanelComponent; kind: 'search' | 'reset' | 'export' }) {
   const { t } = useRT();
@@ -20,6 +21,7 @@ export function ButtonWidget({ component, kind }: { component: PanelComponent; k
   const [loading, setLoading] = useState(false);
   const [choosing, setChoosing] = useState<{ id: string; title: string }[] | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
+  const exportGranted = useExportGranted();
   const label = typeof component.propValue === 'string' && component.propValue ? component.propValue : t(`button.${kind}`);
   // the widgets a search or reset covers: its own list when customRange is set, else all of them
   const widgetIds = attrs.customRange && Array.isArray(attrs.filterIds) ? attrs.filterIds.filter((id) => store.widget(id)) : undefined;
@@ -69,10 +71,12 @@ export function ButtonWidget({ component, kind }: { component: PanelComponent; k
     setChoosing(titles);
   };
 
+  if (kind === 'export' && !exportGranted) return null;
   return (
     <>
       <Button
         data-testid={`button-${kind}`}
+        data-button-code={kind === 'export' ? EXPORT_BUTTON : undefined}
         type={kind === 'search' ? 'primary' : 'default'}
         loading={loading}
         onClick={() => void onClick()}
