@@ -312,37 +312,41 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         body = viewdef.ViewBody.model_validate(v2)
         save_view(viewdef.from_body(body), None)
     for lk in bundle.get("linkages") or []:
-        lk2 = _replace_ids(lk, mapping)
-        db.add(
-            Linkage(
-                panel_id=panel.id,
-                source_view_id=lk2["sourceViewId"],
-                target_view_id=lk2["targetViewId"],
-                fields=json.dumps(lk2.get("linkageFields") or []),
-                active=bool(lk2.get("active", True)),
-            )
-        )
+        db.add(linkage_row(panel.id, _replace_ids(lk, mapping)))
     for j in bundle.get("jumps") or []:
         j2 = _replace_ids(j, mapping)
-        target_panel = j2.get("targetPanelId")
-        if target_panel and db.get(Panel, target_panel) is None:
-            target_panel, j2["targetViewInfoList"] = None, []
-        db.add(
-            LinkJump(
-                panel_id=panel.id,
-                source_view_id=j2["sourceViewId"],
-                source_field_id=j2["sourceFieldId"],
-                link_type=j2.get("linkType", "inner"),
-                jump_type=j2.get("jumpType", "_blank"),
-                target_panel_id=target_panel,
-                content=j2.get("content", ""),
-                target_view_info=json.dumps(j2.get("targetViewInfoList") or []),
-                attach_params=bool(j2.get("attachParams")),
-                checked=bool(j2.get("checked", True)),
-            )
-        )
+        if j2.get("targetPanelId") and db.get(Panel, j2["targetPanelId"]) is None:
+            j2["targetPanelId"], j2["targetViewInfoList"] = None, []
+        db.add(jump_row(panel.id, j2))
     db.flush()
     return panel
+
+
+def linkage_row(panel_id: str, lk: dict[str, Any]) -> Linkage:
+    """A linkage of a panel from its exported form (bundles and published versions)."""
+    return Linkage(
+        panel_id=panel_id,
+        source_view_id=lk["sourceViewId"],
+        target_view_id=lk["targetViewId"],
+        fields=json.dumps(lk.get("linkageFields") or []),
+        active=bool(lk.get("active", True)),
+    )
+
+
+def jump_row(panel_id: str, j: dict[str, Any]) -> LinkJump:
+    """A jump of a panel from its exported form (bundles and published versions)."""
+    return LinkJump(
+        panel_id=panel_id,
+        source_view_id=j["sourceViewId"],
+        source_field_id=j["sourceFieldId"],
+        link_type=j.get("linkType", "inner"),
+        jump_type=j.get("jumpType", "_blank"),
+        target_panel_id=j.get("targetPanelId") or None,
+        content=j.get("content", ""),
+        target_view_info=json.dumps(j.get("targetViewInfoList") or []),
+        attach_params=bool(j.get("attachParams")),
+        checked=bool(j.get("checked", True)),
+    )
 
 
 def _import_calc_field(target: Dataset, f: dict[str, Any]) -> DatasetField:

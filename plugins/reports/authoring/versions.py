@@ -232,33 +232,11 @@ def _restore_interactions(panel: Panel, saved: dict[str, Any]) -> None:
     db.execute(delete(Linkage).where(Linkage.panel_id == panel.id))
     db.execute(delete(LinkJump).where(LinkJump.panel_id == panel.id))
     for lk in saved.get("linkages") or []:
-        db.add(
-            Linkage(
-                panel_id=panel.id,
-                source_view_id=lk["sourceViewId"],
-                target_view_id=lk["targetViewId"],
-                fields=json.dumps(lk.get("linkageFields") or []),
-                active=bool(lk.get("active", True)),
-            )
-        )
+        db.add(panels.linkage_row(panel.id, lk))
     for j in saved.get("jumps") or []:
-        target = j.get("targetPanelId")
-        if target and db.get(Panel, target) is None:
-            target = None
-        db.add(
-            LinkJump(
-                panel_id=panel.id,
-                source_view_id=j["sourceViewId"],
-                source_field_id=j["sourceFieldId"],
-                link_type=j.get("linkType", "inner"),
-                jump_type=j.get("jumpType", "_blank"),
-                target_panel_id=target,
-                content=j.get("content", ""),
-                target_view_info=json.dumps(j.get("targetViewInfoList") or []),
-                attach_params=bool(j.get("attachParams")),
-                checked=bool(j.get("checked", True)),
-            )
-        )
+        if j.get("targetPanelId") and db.get(Panel, j["targetPanelId"]) is None:
+            j = {**j, "targetPanelId": None}
+        db.add(panels.jump_row(panel.id, j))
 
 
 def rollback(panel: Panel, version: int, user_id: int | None) -> PanelVersion:
