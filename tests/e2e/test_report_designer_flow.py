@@ -172,7 +172,7 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
     page.get_by_test_id(f"jump-field-{region_id}").check()
     page.get_by_test_id(f"jump-type-{region_id}").get_by_text("External address").click()
     page.get_by_test_id(f"jump-url-{region_id}").fill("https://example.com/sales")
-    page.get_by_text("Append the clicked values as parameters").click()
+    page.get_by_text("Append the clicked values as parameters", exact=True).click()
     page.get_by_test_id("interactions-tab-drill").click()
     page.get_by_test_id("interactions-save").click()
     expect(page.get_by_test_id("interactions-dialog")).to_be_hidden()
