@@ -203,7 +203,7 @@ def test_console_end_to_end(page, browser, live_server):
     grant_checkbox(tree, "Dynamic reports", "Reports", "⦿ 导出").click()
     with page.expect_response(lambda r: r.url.endswith("/roles/resources") and r.request.method == "POST"):
         page.get_by_test_id("grant-save").click()
-    expect(page.get_by_text("Saved")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Saved").last).to_be_visible(timeout=WAIT)
 
     # the role given to the user in the user drawer, whose effective permissions show that menu and button
     page.goto(base + "/system_manage/users")

@@ -195,7 +195,7 @@ def test_menu_icon_is_chosen_in_the_files_icon_picker(admin_page, live_server):
     picker.get_by_test_id("icon-pick-ok").click()
     expect(icon_field()).to_have_value("star")
     page.get_by_test_id("menu-save").click()
-    expect(page.get_by_text("Saved")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("Saved").last).to_be_visible(timeout=WAIT)
     assert saved_icon() == "star"
 
     # a custom icon is kept as its file's address and shown beside the field
