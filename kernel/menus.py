@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
 
 MENUS = "menus"
+MENU_STRUCTURE = "menu-structure"
+"""The systems' menus and buttons as effective permissions read them; dropped only when those change."""
 ALWAYS_HIDDEN = {"rule-engine"}
 CHAT_ONLY = {"api-analytics"}
 CHAT_FLAG = "AIGC_ENABLE"
@@ -78,6 +80,7 @@ def sync_menus(kernel: Kernel) -> int:
         for spec in specs or []:
             upsert(spec, None, plugin)
     kernel.local.invalidate(MENUS)
+    kernel.local.invalidate(MENU_STRUCTURE)
     return count
 
 

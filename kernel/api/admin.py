@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from atrium.kernel import admin, menus
 from atrium.kernel.api.deps import kernel
 from atrium.kernel.api.manifest import plugins as plugin_rows
-from atrium.kernel.api.permissions import PERMISSIONS, effective_permissions
+from atrium.kernel.api.permissions import PERMISSIONS, effective_permissions, menus_changed
 from atrium.kernel.identity.passwords import hash_password
 from atrium.kernel.identity.sessions import revoke_user, revoke_where
 from atrium.kernel.models import (
@@ -403,7 +403,7 @@ def save_menu(body: MenuIn) -> dict[str, Any]:
             if getattr(body, field) is not None:
                 setattr(row, column, getattr(body, field))
         db.flush()
-    grants_changed()
+    menus_changed(session())
     after = menus.menu_item(row)
     audit("menu.save", None, row.id, before=_strip(before), after=_strip(after))
     return {"menuId": str(row.id)}
@@ -1013,7 +1013,7 @@ def save_resource(body: ResourceIn) -> dict[str, str]:
             db.add(row)
         row.name = body.resourceName
         db.flush()
-    grants_changed()
+    menus_changed(session())
     audit("resource.save", None, row.id, before=before, after=body.model_dump())
     return {"resourceId": str(row.id)}
 
@@ -1052,7 +1052,7 @@ def move_menu(body: MenuMoveIn) -> dict[str, Any]:
         for position, m in enumerate(siblings):
             m.sort = position * 10
         db.flush()
-    grants_changed()
+    menus_changed(session())
     audit("menu.move", None, body.menuId, before=before, after={"parentId": body.parentId, "sort": row.sort})
     parent = str(body.parentId) if body.parentId else None
     return {"menuId": str(row.id), "parentId": parent, "sort": row.sort}
@@ -1396,7 +1396,7 @@ def delete_menu(body: MenuIdIn) -> None:
             _delete_rows(db, model, "menu_id", row.id)
         db.delete(row)
         db.flush()
-    grants_changed()
+    menus_changed(session())
     audit("menu.delete", None, body.menuId, before=before)
 
 

@@ -1,18 +1,20 @@
 """Effective permissions: the menus and buttons a user's roles grant in a tenant and system.
 
-Two prepared Core statements answer it (no ORM objects): one finds the user's administrator flags and
-roles; one finds, in a single round trip, the menus the roles grant with every ancestor (a recursive
-common table expression) and the granted buttons of those menus, put in display order here. The answer
-is kept in the in-process cache per (tenant, system, administrator, set of roles); every grant, role,
-membership, menu and resource change drops it (in every process, and again when the change commits)."""
+Three parts answer it. The system's menus and buttons (ids, parents, codes, names, display order) are kept
+per system in the in-process cache, dropped only when a menu or button changes (`menus_changed`). Two
+prepared Core statements read what changes with grants: one finds the user's administrator flags and roles;
+one the menu and button ids those roles grant. The granted menus gain their ancestors from the kept tree.
+The answer is kept too, per (tenant, system, administrator, set of roles), and dropped on every grant,
+role and membership change (in every process, and again when the change commits)."""
 
 from __future__ import annotations
 
-from operator import itemgetter
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import BigInteger, BindParameter, Table, any_, bindparam, literal, select, union_all
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.orm import Session
 from sqlalchemy.sql import CompoundSelect, Select
 
 from atrium.kernel import menus
@@ -22,6 +24,7 @@ from atrium.sdk.context import unscoped
 from atrium.sdk.db import session
 
 PERMISSIONS = menus.MENUS  # dropped with the menu trees: on every grant, menu and resource change
+STRUCTURE = menus.MENU_STRUCTURE  # the systems' menus and buttons: on every menu and resource change
 
 
 def _table(model: Any) -> Table:
@@ -45,13 +48,12 @@ def _held() -> Select[Any]:
 
 
 def _granted(array: bool) -> CompoundSelect[Any]:
-    """Rows (kind 0 menu / 1 button, id, parent or menu, code, name, order) of what the roles grant.
+    """Rows (kind 0 menu / 1 button, id) the roles grant in the tenant, whatever the system.
 
     With `array` the roles travel as one PostgreSQL array, so the statement's text and its server-side
     prepared plan are the same whatever the number of roles; elsewhere they expand into an IN list."""
-    m, r, rm, rr = _table(Menu), _table(MenuResource), _table(RoleMenu), _table(RoleResource)
+    rm, rr = _table(RoleMenu), _table(RoleResource)
     tenant: BindParameter[int] = bindparam("tenant")
-    system: BindParameter[str] = bindparam("system")
     roles: BindParameter[Any] = (
         bindparam("roles", type_=postgresql.ARRAY(BigInteger))
         if array
@@ -61,53 +63,87 @@ def _granted(array: bool) -> CompoundSelect[Any]:
     def held(column: Any) -> Any:
         return column == any_(roles) if array else column.in_(roles)
 
-    seed = select(m.c.id, m.c.parent_id).where(
-        m.c.system_code == system,
-        m.c.id.in_(select(rm.c.menu_id).where(rm.c.tenant_id == tenant, held(rm.c.role_id))),
-    )
-    kept = seed.cte("kept", recursive=True)
-    parent = m.alias("parent")
-    kept = kept.union(
-        select(parent.c.id, parent.c.parent_id).where(
-            parent.c.id == kept.c.parent_id, parent.c.system_code == system
-        )
-    )
     return union_all(
-        select(
-            literal(0).label("kind"),
-            m.c.id.label("id"),
-            m.c.parent_id.label("owner"),
-            m.c.code,
-            m.c.name,
-            m.c.sort.label("ord"),
-        ).join_from(m, kept, kept.c.id == m.c.id),
-        select(literal(1), r.c.id, r.c.menu_id, r.c.code, r.c.name, r.c.menu_id)
-        .join_from(r, kept, kept.c.id == r.c.menu_id)
-        .where(r.c.id.in_(select(rr.c.resource_id).where(rr.c.tenant_id == tenant, held(rr.c.role_id)))),
+        select(literal(0), rm.c.menu_id).where(rm.c.tenant_id == tenant, held(rm.c.role_id)),
+        select(literal(1), rr.c.resource_id).where(rr.c.tenant_id == tenant, held(rr.c.role_id)),
     )
 
 
-def _everything() -> CompoundSelect[Any]:
-    """The same rows for every menu and button of the system (administrators)."""
+def _system_rows() -> CompoundSelect[Any]:
+    """Every menu (kind 0: id, parent, code, name, sort) and button (kind 1: id, menu, code, name) of a
+    system."""
     m, r = _table(Menu), _table(MenuResource)
     system: BindParameter[str] = bindparam("system")
     return union_all(
-        select(
-            literal(0).label("kind"),
-            m.c.id,
-            m.c.parent_id.label("owner"),
-            m.c.code,
-            m.c.name,
-            m.c.sort.label("ord"),
-        ).where(m.c.system_code == system),
+        select(literal(0), m.c.id, m.c.parent_id, m.c.code, m.c.name, m.c.sort).where(
+            m.c.system_code == system
+        ),
         select(literal(1), r.c.id, r.c.menu_id, r.c.code, r.c.name, r.c.menu_id)
         .join_from(r, m, m.c.id == r.c.menu_id)
         .where(m.c.system_code == system),
     )
 
 
-DISPLAY_ORDER = itemgetter(0, 5, 1)  # menus, then buttons; by sort (buttons: by menu), then id
-HELD, GRANTED, GRANTED_PG, EVERYTHING = _held(), _granted(False), _granted(True), _everything()
+HELD, GRANTED, GRANTED_PG, SYSTEM_ROWS = _held(), _granted(False), _granted(True), _system_rows()
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """One system's menus and buttons in display order (menus by sort then id, buttons by menu then id),
+    each already in its answer form, with every menu's parent."""
+
+    menus: tuple[tuple[int, dict[str, Any]], ...]
+    buttons: tuple[tuple[int, int, dict[str, Any]], ...]
+    parents: dict[int, int | None]
+
+    def everything(self) -> dict[str, Any]:
+        return {"menus": [m for _, m in self.menus], "resources": [b for _, _, b in self.buttons]}
+
+    def granted(self, menu_ids: set[int], button_ids: set[int]) -> dict[str, Any]:
+        """The granted menus with every ancestor, and the granted buttons of those menus."""
+        parents, kept = self.parents, set()
+        for menu_id in menu_ids:
+            node: int | None = menu_id
+            while node is not None and node in parents and node not in kept:
+                kept.add(node)
+                node = parents[node]
+        return {
+            "menus": [m for i, m in self.menus if i in kept],
+            "resources": [b for i, owner, b in self.buttons if i in button_ids and owner in kept],
+        }
+
+
+def structure(system_code: str) -> Structure:
+    """The system's menus and buttons, read once and kept until a menu or button changes."""
+    cache = kernel().local
+    found: Structure | None = cache.get(STRUCTURE, system_code)
+    if found is not None:
+        return found
+    with unscoped():
+        rows = session().connection().execute(SYSTEM_ROWS, {"system": system_code}).all()
+    rows.sort(key=lambda r: (r[0], r[5], r[1]))
+    found = Structure(
+        menus=tuple(
+            (i, {"menuId": str(i), "menuCode": code, "menuName": name, "parentId": str(up) if up else None})
+            for kind, i, up, code, name, _ in rows
+            if not kind
+        ),
+        buttons=tuple(
+            (i, up, {"resourceId": str(i), "menuId": str(up), "resourceCode": code, "resourceName": name})
+            for kind, i, up, code, name, _ in rows
+            if kind
+        ),
+        parents={i: up for kind, i, up, *_ in rows if not kind},
+    )
+    cache.put(STRUCTURE, system_code, found)
+    return found
+
+
+def menus_changed(db: Session) -> None:
+    """A menu or button was written: drop the kept systems, menu trees and answers, now and on commit."""
+    cache = kernel().local
+    cache.invalidate_on_commit(db, STRUCTURE)
+    cache.invalidate_on_commit(db, PERMISSIONS)
 
 
 def effective_permissions(user_id: int, tenant_id: int, system_code: str) -> dict[str, Any]:
@@ -127,23 +163,16 @@ def effective_permissions(user_id: int, tenant_id: int, system_code: str) -> dic
 
 
 def _compute(tenant_id: int, system_code: str, everything: bool, roles: frozenset[int]) -> dict[str, Any]:
-    """The answer rows in display order, as the API shows them."""
+    """The answer lists in display order, as the API shows them."""
     if not everything and not roles:
         return {"menus": [], "resources": []}
+    system = structure(system_code)
+    if everything:
+        return system.everything()
     conn = session().connection()
-    granted = GRANTED_PG if conn.dialect.name == "postgresql" else GRANTED
-    statement = EVERYTHING if everything else granted
-    args = {"system": system_code, "tenant": tenant_id, "roles": sorted(roles)}
-    rows = sorted(conn.execute(statement, args).all(), key=DISPLAY_ORDER)
-    return {
-        "menus": [
-            {"menuId": str(i), "menuCode": code, "menuName": name, "parentId": str(owner) if owner else None}
-            for kind, i, owner, code, name, _ in rows
-            if not kind
-        ],
-        "resources": [
-            {"resourceId": str(i), "menuId": str(owner), "resourceCode": code, "resourceName": name}
-            for kind, i, owner, code, name, _ in rows
-            if kind
-        ],
-    }
+    statement = GRANTED_PG if conn.dialect.name == "postgresql" else GRANTED
+    menu_ids: set[int] = set()
+    button_ids: set[int] = set()
+    for kind, i in conn.execute(statement, {"tenant": tenant_id, "roles": sorted(roles)}):
+        (button_ids if kind else menu_ids).add(i)
+    return system.granted(menu_ids, button_ids)

@@ -341,6 +341,37 @@ def test_effective_permissions_follow_menu_moves_memberships_and_role_deletes(
     assert seen() == {"all": False, "menus": {}, "buttons": set()}
 
 
+def test_effective_permissions_follow_menu_and_button_renames_and_new_buttons(boss, admin_client, user_factory):
+    code = f"ep-{secrets.token_hex(3)}"
+    top = int(admin_client.ok("POST", f"{A}/menus", json={"menuCode": code, "menuName": "Reports"})["menuId"])
+    role = boss.ok("POST", f"{A}/roles", json={"roleCode": "rn", "roleName": "Renamer"})["roleId"]
+    boss.ok("POST", f"{A}/roles/menus", json={"roleId": role, "menuIds": [top]})
+    _, _, uid = user_factory(boss.tenant_id)
+    boss.ok("POST", f"{A}/users/roles", json={"userId": uid, "roleId": role})
+
+    def seen() -> tuple[dict[int, str], dict[int, str]]:
+        perms = boss.ok("GET", f"{A}/users/permissions?userId={uid}")
+        return (
+            {int(m["menuId"]): m["menuName"] for m in perms["menus"]},
+            {int(r["resourceId"]): r["resourceName"] for r in perms["resources"]},
+        )
+
+    assert seen() == ({top: "Reports"}, {})
+    admin_client.ok("POST", f"{A}/menus", json={"menuId": top, "menuCode": code, "menuName": "Figures"})
+    assert seen() == ({top: "Figures"}, {})  # the kept system followed the rename
+    button = int(
+        admin_client.ok(
+            "POST", f"{A}/resources", json={"menuId": top, "resourceCode": "pdf", "resourceName": "PDF"}
+        )["resourceId"]
+    )
+    boss.ok("POST", f"{A}/roles/resources", json={"roleId": role, "resourceIds": [button]})
+    assert seen() == ({top: "Figures"}, {button: "PDF"})
+    admin_client.ok(
+        "POST", f"{A}/resources", json={"menuId": top, "resourceCode": "pdf", "resourceName": "Print"}
+    )
+    assert seen() == ({top: "Figures"}, {button: "Print"})
+
+
 def test_failed_sign_ins_and_lockouts_are_listed_and_searchable(
     boss, client, admin_client, user_factory, kernel
 ):
