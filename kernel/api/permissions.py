@@ -10,6 +10,7 @@ role and membership change (in every process, and again when the change commits)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import BigInteger, BindParameter, Table, any_, bindparam, literal, select, union_all
@@ -85,6 +86,7 @@ def _system_rows() -> CompoundSelect[Any]:
 
 
 HELD, GRANTED, GRANTED_PG, SYSTEM_ROWS = _held(), _granted(False), _granted(True), _system_rows()
+DISPLAY_ORDER = itemgetter(0, 5, 1)  # menus, then buttons; by sort (buttons: by menu), then id
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,7 @@ def structure(system_code: str) -> Structure:
         return found
     with unscoped():
         rows = session().connection().execute(SYSTEM_ROWS, {"system": system_code}).all()
-    rows.sort(key=lambda r: (r[0], r[5], r[1]))
+    rows.sort(key=DISPLAY_ORDER)
     found = Structure(
         menus=tuple(
             (i, {"menuId": str(i), "menuCode": code, "menuName": name, "parentId": str(up) if up else None})
@@ -171,8 +173,5 @@ def _compute(tenant_id: int, system_code: str, everything: bool, roles: frozense
         return system.everything()
     conn = session().connection()
     statement = GRANTED_PG if conn.dialect.name == "postgresql" else GRANTED
-    menu_ids: set[int] = set()
-    button_ids: set[int] = set()
-    for kind, i in conn.execute(statement, {"tenant": tenant_id, "roles": sorted(roles)}):
-        (button_ids if kind else menu_ids).add(i)
-    return system.granted(menu_ids, button_ids)
+    rows = conn.execute(statement, {"tenant": tenant_id, "roles": sorted(roles)}).all()
+    return system.granted({i for kind, i in rows if not kind}, {i for kind, i in rows if kind})
