@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Date, DateTime, Index, Integer, SmallInteger, String
+from sqlalchemy import BigInteger, Date, DateTime, Index, Integer, SmallInteger, String, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from atrium.sdk.db import BigId, TenantScoped, new_metadata
@@ -24,6 +24,10 @@ class Base(DeclarativeBase):
     metadata = new_metadata()
 
 
+SIGN_INS = text(f"event_type = {SIGN_IN}")
+"""The sign-in rows: two partial indexes (platform, tenant) count today's live without reading the rest."""
+
+
 class TrackingEvent(TenantScoped, Base):
     """One record as the browser sent it, stamped with the session's tenant and user and the client IP.
 
@@ -32,7 +36,17 @@ class TrackingEvent(TenantScoped, Base):
     """
 
     __tablename__ = "tracking_event"
-    __table_args__ = (Index("ix_tracking_event_at", "at"),)
+    __table_args__ = (
+        Index("ix_tracking_event_at", "at"),
+        Index("ix_tracking_event_sign_in", "at", sqlite_where=SIGN_INS, postgresql_where=SIGN_INS),
+        Index(
+            "ix_tracking_event_tenant_sign_in",
+            "tenant_id",
+            "at",
+            sqlite_where=SIGN_INS,
+            postgresql_where=SIGN_INS,
+        ),
+    )
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(DateTime, nullable=False)
     client_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -5,10 +5,11 @@
    rows the server actually wrote (its buffer drained after the run), beside a bare bulk insert of the
    same rows into the same database, 1,000 rows per statement (budget: at least 0.5x).
 2. The home dashboard over many raw events (ATRIUM_BENCH_TRACKING_EVENTS, default 10,000,000, spread over
-   90 days, 40 tenants, 2,000 users, 60 menus): every data call of the usage cards (summary for 7 and 30
-   days, top tenants, menus, users and micro-apps) answered from the daily rollups, p99 over the rounds
-   (budget: under 50 ms), as the server answers them (kept until the next rollup run) and computed on
-   every call, beside the same questions asked of the raw table.
+   90 days, 40 tenants, 2,000 users, 60 menus, one in fifty a sign-in): every data call of the usage cards
+   (summary for 7 and 30 days, top tenants, menus, users and micro-apps) and the kernel's home cards (7-day
+   sign-ins with today's counted live, clicks and top menus, for the platform and for a tenant) answered
+   from the daily rollups, p99 over the rounds (budget: under 50 ms), as the server answers them (kept
+   until the next rollup run) and computed on every call, beside the same questions asked of the raw table.
 
 Run: `.venv/bin/python -m tests.bench.bench_tracking` (SQLite unless ATRIUM_BENCH_DATABASE_URL is set).
 """
@@ -207,7 +208,8 @@ def dashboard() -> None:
             "button_name, button_code"
         )
         values = (
-            "1000 + x % 40, x % 2000, {at}, 1 + x % 3, '', '', 'iotAutho', '', 'app' || (x % 12), "
+            "1000 + x % 40, x % 2000, {at}, CASE WHEN x % 50 = 0 THEN 4 ELSE 1 + x % 3 END, '', '', "
+            "'iotAutho', '', 'app' || (x % 12), "
             "'', x % 900, '', '', 'Chrome', '131', 'Linux', 1920, 1080, '', 'Menu ' || (x % 60), "
             "'menu-' || (x % 60), '/menu/' || (x % 60), x % 60000, x % 800, '', ''"
         )
@@ -262,6 +264,8 @@ def dashboard() -> None:
                 service.top_menus(30)
                 service.top_users(30)
                 service.top_apps(30)
+                for tenant in (None, 1000):  # the kernel's home cards: 7-day sign-ins and behaviour totals
+                    service.usage_totals(tenant, 7)
 
         e = TrackingEvent
 
@@ -290,6 +294,22 @@ def dashboard() -> None:
                         select(key, total).where(e.at >= since).group_by(key).order_by(total.desc()).limit(10)
                     ).all()
                 db.execute(select(func.sum(case((e.event_type == 3, 1), else_=0))).where(e.at >= since)).all()
+                week = utcnow().replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=6)
+                for tenant in (None, 1000):
+                    where = [e.at >= week] + ([] if tenant is None else [e.tenant_id == tenant])
+                    db.execute(
+                        select(func.date(e.at), func.sum(case((e.event_type == 4, 1), else_=0)))
+                        .where(*where)
+                        .group_by(func.date(e.at))
+                    ).all()
+                    db.execute(select(func.sum(case((e.event_type == 3, 1), else_=0))).where(*where)).all()
+                    db.execute(
+                        select(e.route_code, total)
+                        .where(*where)
+                        .group_by(e.route_code)
+                        .order_by(total.desc())
+                        .limit(10)
+                    ).all()
 
         def timed(fn: Callable[[], None], rounds: int) -> list[float]:
             fn()  # warm
