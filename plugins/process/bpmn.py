@@ -1,5 +1,5 @@
 """BPMN 2.0 XML: hostile-input-safe parsing, the designer's rules (spec reports.md 5) and what the engine
-needs to know of each node (assignees, forms, HTTP settings) beyond what SpiffWorkflow reads."""
+needs to know of each node (assignees, forms, HTTP settings, timers) beyond what SpiffWorkflow reads."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import defusedxml.ElementTree as DefusedET
 from defusedxml import DefusedXmlException
 from lxml import etree
+from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 
 from atrium.plugins.process import expr
 from atrium.sdk import BadRequest
@@ -25,8 +26,14 @@ FILE_TYPES = (".bpmn", ".xml")
 KEY_FORMAT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+ISO_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$")
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$")
+MAX_HTTP_ATTEMPTS = 10
+DEFAULT_HTTP_ATTEMPTS = 3
 
 GATEWAYS = {"exclusiveGateway", "inclusiveGateway"}
+TIMER_EVENTS = {"intermediateCatchEvent", "boundaryEvent"}
+TIMER_KINDS = ("timeDuration", "timeDate")
 SUPPORTED = {
     "startEvent",
     "endEvent",
@@ -35,6 +42,11 @@ SUPPORTED = {
     "task",
     "scriptTask",
     "serviceTask",
+    "intermediateCatchEvent",
+    "boundaryEvent",
+    "timerEventDefinition",
+    "timeDuration",
+    "timeDate",
     "exclusiveGateway",
     "inclusiveGateway",
     "parallelGateway",
@@ -79,6 +91,7 @@ class Node:
     starter: bool = False
     form_key: str = ""
     http: dict[str, str] = field(default_factory=dict)
+    timer: str = ""
 
 
 @dataclass
@@ -232,6 +245,9 @@ def check_design(key: str, xml: str | bytes) -> Design:
             problems.append(Problem("unsupported", el.get("id") or tag, {"element": tag[:40]}))
             continue
         eid = el.get("id") or ""
+        if tag == "timerEventDefinition" and _local(el.getparent()) not in TIMER_EVENTS:
+            problems.append(Problem("unsupported", eid or tag, {"element": tag}))
+            continue
         if tag == "sequenceFlow":
             flows.append((el, el.get("sourceRef") or "", el.get("targetRef") or ""))
             continue
@@ -271,15 +287,9 @@ def check_design(key: str, xml: str | bytes) -> Design:
             if _attr(el, "type") != "http":
                 problems.append(Problem("unsupported", eid, {"element": tag}))
                 continue
-            for attr, rule in HTTP_FIELDS:
-                value = _attr(el, attr)
-                if not value:
-                    problems.append(Problem(rule, eid, {"name": node.name}))
-                node.http[attr] = value[:500]
-            code = node.http.get("successCode", "")
-            if code and not (code.isdigit() and 100 <= int(code) <= 599):
-                problems.append(Problem("http_success_code", eid, {"name": node.name}))
-            _check_json(el, eid, ("headers", "body"), problems)
+            _check_http(el, node, problems)
+        elif tag in TIMER_EVENTS:
+            _check_timer(el, node, problems)
     if not any(n.kind == "startEvent" for n in nodes.values()):
         problems.append(Problem("no_start", "process"))
     if not any(n.kind == "endEvent" for n in nodes.values()):
@@ -288,6 +298,67 @@ def check_design(key: str, xml: str | bytes) -> Design:
     if problems:
         raise fail(problems)
     return Design(root, pid, nodes)
+
+
+def _check_http(el: Any, node: Node, problems: list[Problem]) -> None:
+    eid = node.id
+    for attr, rule in HTTP_FIELDS:
+        value = _attr(el, attr)
+        if not value:
+            problems.append(Problem(rule, eid, {"name": node.name}))
+        node.http[attr] = value[:500]
+    url = node.http.get("url", "")
+    if url and not url.lower().startswith(("http://", "https://")):
+        problems.append(Problem("http_url_scheme", eid, {"name": node.name}))
+    code = node.http.get("successCode", "")
+    if code and not (code.isdigit() and 100 <= int(code) <= 599):
+        problems.append(Problem("http_success_code", eid, {"name": node.name}))
+    attempts = _attr(el, "attempts") or str(DEFAULT_HTTP_ATTEMPTS)
+    if not (attempts.isdigit() and 1 <= int(attempts) <= MAX_HTTP_ATTEMPTS):
+        problems.append(Problem("http_attempts", eid, {"name": node.name, "limit": MAX_HTTP_ATTEMPTS}))
+    node.http["attempts"] = attempts[:2]
+    result = _attr(el, "resultVariable") or "response"
+    if not PARAM_NAME.match(result):
+        problems.append(Problem("param_name", eid, {"name": result[:64]}))
+    node.http["resultVariable"] = result[:64]
+    _check_json(el, eid, ("headers", "body"), problems)
+    for name in ("headers", "body"):
+        node.http[name] = _attr(el, name)
+
+
+def timer_literal(kind: str, text: str) -> bool:
+    """True when a timer's text is a bare ISO 8601 duration (``PT5M``) or date, not an expression."""
+    try:
+        if kind == "timeDuration":
+            return (
+                bool(ISO_DURATION.match(text)) and TimerEventDefinition.parse_iso_duration(text) is not None
+            )
+        return bool(ISO_DATE.match(text)) and TimerEventDefinition.get_datetime(text) is not None
+    except Exception:
+        return False
+
+
+def _check_timer(el: Any, node: Node, problems: list[Problem]) -> None:
+    """A timer event waits for one duration or date: a bare ISO 8601 value, or an expression (a quoted
+    value, a variable) evaluated when the event is reached. Cycles are not supported."""
+    definitions = el.findall(f"{{{BPMN_NS}}}timerEventDefinition")
+    values = [
+        (_local(child), (child.text or "").strip())
+        for d in definitions
+        for child in d
+        if isinstance(child.tag, str) and _local(child) in TIMER_KINDS
+    ]
+    if len(definitions) != 1 or len(values) != 1 or not values[0][1]:
+        problems.append(Problem("timer_required", node.id, {"name": node.name}))
+        return
+    kind, text = values[0]
+    if not timer_literal(kind, text):
+        try:
+            expr.check(text)
+        except expr.UnsafeExpression:
+            problems.append(Problem("timer_invalid", node.id, {"name": node.name, "value": text[:64]}))
+            return
+    node.timer = text[:200]
 
 
 def _check_flows(

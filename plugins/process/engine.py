@@ -7,6 +7,7 @@ import json
 import threading
 from collections import OrderedDict
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +17,8 @@ from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
 from SpiffWorkflow.bpmn.serializer.config import DEFAULT_CONFIG
 from SpiffWorkflow.bpmn.serializer.default.workflow import BpmnWorkflowConverter, WorkflowConverter
 from SpiffWorkflow.bpmn.serializer.workflow import BpmnWorkflowSerializer
+from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
+from SpiffWorkflow.bpmn.specs.mixins.service_task import ServiceTask
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
@@ -23,10 +26,6 @@ from SpiffWorkflow.util.task import TaskState
 from atrium.plugins.process import bpmn, expr
 
 _CACHE_SIZE = 256
-
-
-class HttpTaskPending(RuntimeError):
-    """An HTTP task was reached: it runs outside the engine step."""
 
 
 class SafeScriptEngine(PythonScriptEngine):  # type: ignore[misc]
@@ -46,7 +45,7 @@ class SafeScriptEngine(PythonScriptEngine):  # type: ignore[misc]
         return True
 
     def call_service(self, task: Task, **kwargs: Any) -> Any:
-        raise HttpTaskPending(task.task_spec.bpmn_id)
+        raise RuntimeError(f"HTTP task {task.task_spec.bpmn_id} runs outside the engine step")
 
 
 ENGINE = SafeScriptEngine()
@@ -66,6 +65,19 @@ class Compiled:
             raise bpmn.fail([bpmn.Problem("xml_unsupported", "xml", {"reason": str(exc)[:160]})]) from None
         self.nodes = design.nodes
         self.process_id = design.process_id
+        _quote_timer_literals(self.spec)
+
+
+def _quote_timer_literals(spec: Any) -> None:
+    """Spiff evaluates a timer's text as an expression: a bare ``PT5M`` or date becomes a quoted literal."""
+    for task_spec in spec.task_specs.values():
+        definition = getattr(task_spec, "event_definition", None)
+        if not isinstance(definition, TimerEventDefinition):
+            continue
+        text = (definition.expression or "").strip()
+        kind = "timeDate" if "TimeDate" in type(definition).__name__ else "timeDuration"
+        if bpmn.timer_literal(kind, text):
+            definition.expression = repr(text)
 
 
 _compiled: OrderedDict[int, Compiled] = OrderedDict()
@@ -164,3 +176,55 @@ def task_by_id(workflow: BpmnWorkflow, engine_id: str) -> Task | None:
     except Exception:
         return None
     return found
+
+
+def _is_http(task: Task) -> bool:
+    return task.state == TaskState.STARTED and isinstance(task.task_spec, ServiceTask)
+
+
+def _is_timer(task: Task) -> bool:
+    definition = getattr(task.task_spec, "event_definition", None)
+    return task.state == TaskState.WAITING and isinstance(definition, TimerEventDefinition)
+
+
+def waits(workflow: BpmnWorkflow) -> tuple[list[Task], list[Task]]:
+    """In one pass over the tree: the HTTP (service) tasks reached and not yet answered (Spiff leaves them
+    started), and the timer events (intermediate or on a task's boundary) waiting for their time."""
+    found = list(workflow.get_tasks(state=TaskState.STARTED | TaskState.WAITING))
+    return [t for t in found if _is_http(t)], [t for t in found if _is_timer(t)]
+
+
+def http_tasks(workflow: BpmnWorkflow) -> list[Task]:
+    return waits(workflow)[0]
+
+
+def timer_tasks(workflow: BpmnWorkflow) -> list[Task]:
+    return waits(workflow)[1]
+
+
+def timer_due(task: Task) -> datetime | None:
+    """When a waiting timer fires (naive UTC, as the database stores times); None before it was evaluated."""
+    value = task._get_internal_data("event_value")
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = TimerEventDefinition.parse_time_or_duration(value)
+    except Exception:
+        return None
+    if not isinstance(parsed, datetime):
+        return None
+    return parsed.astimezone(UTC).replace(tzinfo=None)
+
+
+def fire_due_timers(workflow: BpmnWorkflow, now: datetime) -> list[Task]:
+    """Fire the timers due at ``now`` (naive UTC) rather than at Spiff's own clock, then let the engine
+    move past them; answers the timers fired."""
+    fired = []
+    for task in timer_tasks(workflow):
+        due = timer_due(task)
+        if due is not None and due <= now:
+            task._set_internal_data(event_fired=True)
+            fired.append(task)
+    if fired:
+        workflow.refresh_timers()
+    return fired

@@ -65,12 +65,15 @@ class ProcessVersion(TenantScoped, Base):
 
 
 class ProcessInstance(TenantScoped, Base):
-    """A run of a deployed version; ``state`` is the engine's serialized task tree after the last step."""
+    """A run of a deployed version; ``state`` is the engine's serialized task tree after the last step.
+    ``wake_at`` is when a running instance next needs the engine without anyone acting (a timer falls due,
+    an HTTP task's attempt is due or overdue): the scheduler's scan reads it through one index."""
 
     __tablename__ = "process_instance"
     __table_args__ = (
         Index("ix_process_instance_tenant_starter", "tenant_id", "started_by", "id"),
         Index("ix_process_instance_tenant_status", "tenant_id", "status"),
+        Index("ix_process_instance_wake_at", "wake_at"),
     )
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     model_id: Mapped[int] = mapped_column(BigInteger)
@@ -84,6 +87,7 @@ class ProcessInstance(TenantScoped, Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    wake_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class ProcessTask(TenantScoped, Base):

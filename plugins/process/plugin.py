@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from atrium.plugins.process import api, demo
+from atrium.plugins.process import api, demo, timers
 from atrium.plugins.process.models import Base
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
-from atrium.sdk.types import DatabaseSpec
+from atrium.sdk.types import DatabaseSpec, JobSpec
 
 PREFIX = "/process_manage"
 
@@ -37,6 +37,11 @@ def atrium_routes() -> Router:
 @hookimpl
 def atrium_database() -> DatabaseSpec:
     return DatabaseSpec(metadata=Base.metadata, migrations=str(Path(__file__).parent / "migrations"))
+
+
+@hookimpl
+def atrium_scheduled_jobs() -> list[JobSpec]:
+    return timers.scheduled_jobs()
 
 
 @hookimpl

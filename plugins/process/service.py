@@ -17,7 +17,7 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, tuple_, update
 
-from atrium.plugins.process import bpmn, engine
+from atrium.plugins.process import bpmn, engine, waiting
 from atrium.plugins.process.models import (
     CANCELLED,
     CLOSED,
@@ -272,11 +272,11 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     values["initiator"] = user.user_id
     workflow = engine.new(comp, values)
     db.add(HistoryEntry(instance_id=inst.id, node_id="", name=m.name, action="start", user_id=user.user_id))
-    _step(Loaded(inst, comp, workflow))
+    step(Loaded(inst, comp, workflow))
     return instance_out(inst)
 
 
-def _load(inst: ProcessInstance) -> Loaded:
+def load(inst: ProcessInstance) -> Loaded:
     comp = _compiled(inst.version_id)
     return Loaded(inst, comp, engine.load(comp, inst.state))
 
@@ -305,21 +305,19 @@ def _next_user_tasks(ready: Iterable[Task]) -> list[Task]:
     return list(found.values())
 
 
-def _step(lo: Loaded) -> None:
-    """Run the engine until it waits for people, then sync the task rows and store the state."""
+def step(lo: Loaded) -> None:
+    """Run the engine until it waits (for people, an HTTP task's answer or a timer), then sync the task rows,
+    hand new HTTP tasks to the queue and store the state."""
     inst, db = lo.instance, session()
     try:
         engine.advance(lo.workflow)
-    except engine.HttpTaskPending as exc:
-        _fail(inst, f"HTTP task {exc} is not run by this engine")
-        inst.state = engine.dump(lo.workflow)
-        return
     except Exception as exc:
-        _fail(inst, str(exc)[:400])
+        fail(inst, services().t("process:instance.engine_error", error=str(exc)[:400]))
         inst.state = engine.dump(lo.workflow)
         return
     ready = engine.ready_user_tasks(lo.workflow)
-    upcoming = _next_user_tasks(ready)
+    http, timers = engine.waits(lo.workflow)
+    upcoming = _next_user_tasks([*ready, *http, *timers])
     existing = {
         r.engine_id: r
         for r in db.execute(
@@ -331,10 +329,7 @@ def _step(lo: Loaded) -> None:
     wanted: dict[str, tuple[Task, str]] = {str(t.id): (t, OPEN) for t in ready}
     for t in upcoming:
         wanted.setdefault(str(t.id), (t, UPCOMING))
-    stale = [r.id for eid, r in existing.items() if eid not in wanted]
-    if stale:
-        db.execute(delete(TaskCandidate).where(TaskCandidate.task_id.in_(stale)))
-        db.execute(delete(ProcessTask).where(ProcessTask.id.in_(stale)))
+    _drop_stale([r for eid, r in existing.items() if eid not in wanted])
     created: list[tuple[ProcessTask, list[tuple[str, int]]]] = []
     for eid, (t, status) in wanted.items():
         row = existing.get(eid)
@@ -379,16 +374,42 @@ def _step(lo: Loaded) -> None:
     if lo.workflow.is_completed():
         inst.status = COMPLETED
         inst.ended_at = utcnow()
+        inst.wake_at = None
         db.add(HistoryEntry(instance_id=inst.id, action="end", name=inst.model_name))
+    else:
+        waiting.sync(inst, http, timers)
     inst.state = engine.dump(lo.workflow)
     inst.updated_at = utcnow()
     db.flush()
 
 
-def _fail(inst: ProcessInstance, message: str) -> None:
+def _drop_stale(rows: list[ProcessTask]) -> None:
+    """Rows the engine no longer waits for: an upcoming guess is forgotten; an open task taken away by the
+    engine (a boundary timer fired, a branch ended) is closed and keeps its place in the history."""
+    if not rows:
+        return
+    db = session()
+    ids = [r.id for r in rows]
+    db.execute(
+        delete(TaskCandidate)
+        .where(TaskCandidate.task_id.in_(ids))
+        .execution_options(synchronize_session=False)
+    )
+    guesses = [r.id for r in rows if r.status == UPCOMING]
+    if guesses:
+        db.execute(delete(ProcessTask).where(ProcessTask.id.in_(guesses)))
+    for row in rows:
+        if row.status == OPEN:
+            row.status = CLOSED
+            row.done_at = utcnow()
+
+
+def fail(inst: ProcessInstance, message: str) -> None:
+    """End the instance as failed with a message its detail shows, and a history entry."""
     inst.status = FAILED
     inst.error = message[:500]
     inst.ended_at = utcnow()
+    inst.wake_at = None
     session().add(HistoryEntry(instance_id=inst.id, action="fail", comment=message[:500]))
     _close_open(inst.id)
 
@@ -403,7 +424,11 @@ def _close_open(instance_id: int) -> None:
         ).scalars()
     )
     if ids:
-        db.execute(delete(TaskCandidate).where(TaskCandidate.task_id.in_(ids)))
+        db.execute(
+            delete(TaskCandidate)
+            .where(TaskCandidate.task_id.in_(ids))
+            .execution_options(synchronize_session=False)
+        )
         db.execute(
             update(ProcessTask)
             .where(ProcessTask.id.in_(ids))
@@ -435,22 +460,17 @@ def _notify(rows: list[ProcessTask], inst: ProcessInstance) -> None:
 # -- tasks -----------------------------------------------------------------------------------------------
 
 
-def _may_do(row: ProcessTask, user: SessionUser) -> bool:
+def _may_do(row: ProcessTask, user: SessionUser, started_by: int | None) -> bool:
+    """Whether ``user`` may do an open task: its claimer, or else one of its candidates. Read from the row's
+    candidate settings, which its candidate rows (the index my pending reads) are made from."""
     if row.claimed_by is not None:
         return row.claimed_by == user.user_id
-    keys = [(USER, user.user_id)] + [(ROLE, r) for r in user.roles]
-    if user.is_admin:
-        keys.append((SUPERVISOR, 0))
+    cands = row.candidates or {}
     return bool(
-        session()
-        .execute(
-            select(
-                exists().where(
-                    TaskCandidate.task_id == row.id, tuple_(TaskCandidate.kind, TaskCandidate.ref).in_(keys)
-                )
-            )
-        )
-        .scalar()
+        user.user_id in (cands.get("users") or [])
+        or (cands.get("starter") and started_by is not None and started_by == user.user_id)
+        or user.roles.intersection(cands.get("roles") or [])
+        or (cands.get("supervisor") and user.is_admin)
     )
 
 
@@ -467,7 +487,7 @@ def _open_task(task_id: int) -> tuple[ProcessTask, ProcessInstance]:
     db.refresh(row)
     if row.status != OPEN or inst.status != RUNNING:
         raise Conflict("process:task.closed", id=task_id)
-    if not _may_do(row, _user()):
+    if not _may_do(row, _user(), inst.started_by):
         raise Forbidden("process:task.not_yours", id=task_id)
     return row, inst
 
@@ -494,7 +514,7 @@ def complete(
                 _submit_form(row.form_key, form or {}, {"processId": str(inst.id), "taskId": str(row.id)})
             )
         )
-    lo = _load(inst)
+    lo = load(inst)
     task = engine.task_by_id(lo.workflow, row.engine_id)
     if task is None or task.state != TaskState.READY:
         raise Conflict("process:task.closed", id=task_id)
@@ -512,7 +532,7 @@ def complete(
             comment=comment,
         )
     )
-    _step(lo)
+    step(lo)
     return instance_out(inst)
 
 
@@ -521,7 +541,11 @@ def _done(row: ProcessTask, status: str, user_id: int, comment: str) -> None:
     row.done_by = user_id
     row.done_at = utcnow()
     row.comment = comment
-    session().execute(delete(TaskCandidate).where(TaskCandidate.task_id == row.id))
+    session().execute(
+        delete(TaskCandidate)
+        .where(TaskCandidate.task_id == row.id)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def reject(task_id: int, comment: str) -> dict[str, Any]:
@@ -536,7 +560,7 @@ def reject(task_id: int, comment: str) -> dict[str, Any]:
     ).scalar_one_or_none()
     if previous is None:
         raise Conflict("process:task.no_previous", id=task_id)
-    lo = _load(inst)
+    lo = load(inst)
     target = engine.task_by_id(lo.workflow, previous.engine_id)
     if target is None:
         raise Conflict("process:task.no_previous", id=task_id)
@@ -560,7 +584,7 @@ def reject(task_id: int, comment: str) -> dict[str, Any]:
             comment=comment,
         )
     )
-    _step(lo)
+    step(lo)
     return instance_out(inst)
 
 
@@ -578,10 +602,11 @@ def _instance_for_change(instance_id: int) -> ProcessInstance:
 
 
 def _end(inst: ProcessInstance, status: str, action: str, comment: str) -> dict[str, Any]:
-    lo = _load(inst)
+    lo = load(inst)
     lo.workflow.cancel()
     inst.status = status
     inst.ended_at = utcnow()
+    inst.wake_at = None
     inst.state = engine.dump(lo.workflow)
     _close_open(inst.id)
     session().add(HistoryEntry(instance_id=inst.id, action=action, user_id=_user().user_id, comment=comment))
@@ -701,7 +726,10 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     involved = (
         user.is_admin
         or inst.started_by == user.user_id
-        or any(t.done_by == user.user_id or (t.status == OPEN and _may_do(t, user)) for t in tasks)
+        or any(
+            t.done_by == user.user_id or (t.status == OPEN and _may_do(t, user, inst.started_by))
+            for t in tasks
+        )
     )
     if not involved:
         raise Forbidden("process:instance.not_involved", id=instance_id)
@@ -709,7 +737,8 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
         select(HistoryEntry).where(HistoryEntry.instance_id == inst.id).order_by(HistoryEntry.id)
     ).scalars()
     xml = db.execute(select(ProcessVersion.xml).where(ProcessVersion.id == inst.version_id)).scalar_one()
-    lo = _load(inst)
+    lo = load(inst)
+    waits = waiting.describe(lo.workflow, lo.comp.nodes) if inst.status == RUNNING else []
     return {
         **instance_out(inst),
         "xml": xml,
@@ -729,8 +758,9 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
             }
             for h in history
         ],
+        "waiting": waits,
         "doneNodes": sorted({t.node_id for t in tasks if t.status in (DONE, REJECTED)}),
-        "activeNodes": sorted({t.node_id for t in tasks if t.status == OPEN}),
+        "activeNodes": sorted({t.node_id for t in tasks if t.status == OPEN} | {w["nodeId"] for w in waits}),
     }
 
 

@@ -79,3 +79,40 @@ def chain(process_id: str, steps: int, assignee: int) -> str:
         prev = f"s{i}"
     parts.append(flow("fend", prev, "end"))
     return diagram(process_id, "\n".join(parts))
+
+
+def http_task(tid: str, name: str, url: str, **settings: str) -> str:
+    """An HTTP service task: POST JSON expecting 200 unless ``settings`` say otherwise."""
+    values = {
+        "type": "http",
+        "url": url,
+        "method": "POST",
+        "paramType": "json",
+        "charset": "utf-8",
+        "contentType": "application/json",
+        "successCode": "200",
+        **settings,
+    }
+    attrs = "".join(f" atrium:{k}={quoteattr(v)}" for k, v in values.items())
+    return f'<bpmn:serviceTask id="{tid}" name="{name}"{attrs}/>'
+
+
+def timer(tid: str, name: str, value: str, kind: str = "timeDuration", attached_to: str = "") -> str:
+    """An intermediate timer catch event, or a boundary timer on ``attached_to``."""
+    definition = (
+        f"<bpmn:timerEventDefinition><bpmn:{kind}>{_esc(value)}</bpmn:{kind}></bpmn:timerEventDefinition>"
+    )
+    if attached_to:
+        head = f'<bpmn:boundaryEvent id="{tid}" name="{name}" attachedToRef="{attached_to}">'
+        return f"{head}{definition}</bpmn:boundaryEvent>"
+    return f'<bpmn:intermediateCatchEvent id="{tid}" name="{name}">{definition}</bpmn:intermediateCatchEvent>'
+
+
+def between(process_id: str, *middle: str, extra: tuple[str, ...] = ()) -> str:
+    """start → the ``middle`` nodes in order (each ``id="..."`` first) → a starter's task "Look" → end."""
+    ids = [m.split('id="', 1)[1].split('"', 1)[0] for m in middle]
+    parts = ['<bpmn:startEvent id="start"/>', *middle, user_task("look", "Look", kind="starter")]
+    parts += ['<bpmn:endEvent id="end"/>', *extra]
+    chain_ids = ["start", *ids, "look", "end"]
+    parts += [flow(f"f{i}", a, b) for i, (a, b) in enumerate(zip(chain_ids, chain_ids[1:], strict=False))]
+    return diagram(process_id, "\n".join(parts))

@@ -1,15 +1,21 @@
-"""A restart mid-process loses nothing: the instance continues from the state stored after its last step."""
+"""A restart mid-process loses nothing: the instance continues from the state stored after its last step,
+including instances waiting on a timer and on an HTTP task between two attempts."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
 from atrium.kernel.config import Settings
-from atrium.plugins.process import engine
+from atrium.plugins.process import engine, timers
+from atrium.sdk.db import utcnow
 from atrium.sdk.testing import AtriumClient, build_app
-from tests.process.conftest import API, complete, pending, start
+from tests.process.conftest import API, complete, deployed, detail, pending, start
+from tests.process.diagrams import between, http_task, timer
+from tests.process.http_stub import serving
+from tests.process.test_process_waits import history, until
 
 
 def _serve(var_dir: Path) -> tuple[TestClient, AtriumClient, AtriumClient]:
@@ -42,3 +48,36 @@ def test_restart_in_the_middle_of_a_process(tmp_path: Path) -> None:
         assert d["status"] == "completed" and d["variables"]["days"] == 5
     finally:
         http.__exit__(None, None, None)
+
+
+def test_restart_while_waiting_on_a_timer_and_on_an_http_retry(tmp_path: Path) -> None:
+    with serving() as stub:
+        url = stub.answer("/flaky", 502, 200)
+        http, alice, boss = _serve(tmp_path)
+        try:
+            deployed(boss, "r-timer", between("r-timer", timer("wait", "Wait", "PT5M")))
+            deployed(boss, "r-http", between("r-http", http_task("call", "Call", url)))
+            timed = start(alice, "r-timer")["processId"]
+            called = start(alice, "r-http")["processId"]
+            until(lambda: history(alice, called, "http"))
+            assert pending(alice) == []
+        finally:
+            http.__exit__(None, None, None)
+        engine._compiled.clear()
+
+        http, alice, boss = _serve(tmp_path)
+        try:
+            assert {w["kind"] for p in (timed, called) for w in detail(alice, p)["waiting"]} == {
+                "timer",
+                "http",
+            }
+            timers.wake_due(utcnow() + timedelta(minutes=10))
+            looks = until(lambda: len(found := pending(alice)) == 2 and found)
+            assert {t["processId"] for t in looks} == {timed, called}
+            assert len(stub.calls("/flaky")) == 2
+            for task in looks:
+                assert complete(alice, task["taskId"])["code"] == 800
+            assert {detail(alice, p)["status"] for p in (timed, called)} == {"completed"}
+            assert detail(alice, called)["variables"]["response"]["status"] == 200
+        finally:
+            http.__exit__(None, None, None)
