@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import { matchPath, useLocation } from 'react-router';
 import { Button, Result, Spin, Typography } from 'antd';
 import { ReloadIcon } from '../icons';
@@ -30,18 +30,22 @@ type State = { status: 'loading' } | { status: 'ready'; plugin: TaggedPlugin } |
 
 export function usePlugin(plugin: ManifestPlugin, module = './App') {
   const t = useT();
+  // the time-out message in the current language, without a language switch reloading the page (and
+  // losing what is on it)
+  const timeoutText = useRef(t);
+  timeoutText.current = t;
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let alive = true;
     setState({ status: 'loading' });
-    withTimeout(loadPlugin(plugin, module), LOAD_TIMEOUT, t('plugin.timeout'))
+    withTimeout(loadPlugin(plugin, module), LOAD_TIMEOUT, timeoutText.current('plugin.timeout'))
       .then((p) => alive && setState({ status: 'ready', plugin: p }))
       .catch((error: Error) => alive && setState({ status: 'error', error }));
     return () => {
       alive = false;
     };
-  }, [plugin, module, attempt, t]);
+  }, [plugin, module, attempt]);
   const retry = useCallback(() => {
     resetPlugin(plugin);
     setAttempt((n) => n + 1);

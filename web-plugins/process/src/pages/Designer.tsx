@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Alert, App, Button, Card, Col, Empty, Form, Input, List, Row, Select, Space } from 'antd';
+import { Alert, App, Button, Card, Col, Drawer, Empty, Flex, Form, Grid, Input, List, Row, Select, Space, Tabs, Typography } from 'antd';
 import { RequestError, saveBlob, useT } from '@atrium/sdk';
 import { processApi, type Problem } from '../api';
-import { loadBpmnStyles } from './bpmnStyles';
+import { loadBpmnStyles, loadPanelStyles } from './bpmnStyles';
+import { atriumRulesModule, connectRefusal, diagramProblems, reconnectRefusal, type Refusal } from './designerRules';
+import { canvasTranslateModule } from './canvasTranslate';
 
 const ATRIUM_NS = 'http://atrium.dev/schema/bpmn';
 const KEY_FORMAT = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -21,31 +23,7 @@ type Modeler = any;
 
 /** The rules the canvas checks as the user draws (the server checks them all again on save and deploy). */
 function canvasProblems(modeler: Modeler, t: (k: string, o?: any) => string): Problem[] {
-  const registry = modeler.get('elementRegistry');
-  const flows = registry.filter((e: any) => e.type === 'bpmn:SequenceFlow');
-  const out: Problem[] = [];
-  const seen = new Set<string>();
-  for (const f of flows) {
-    const s = f.source?.id;
-    const d = f.target?.id;
-    if (!s || !d) continue;
-    if (s === d) out.push({ element: f.id, rule: 'self_connect', message: t('rule.self_connect') });
-    else if (seen.has(`${s}>${d}`)) out.push({ element: f.id, rule: 'duplicate', message: t('rule.duplicate') });
-    else if (seen.has(`${d}>${s}`)) out.push({ element: f.id, rule: 'loopback', message: t('rule.loopback') });
-    seen.add(`${s}>${d}`);
-  }
-  for (const g of registry.filter((e: any) => e.type === 'bpmn:ExclusiveGateway' || e.type === 'bpmn:InclusiveGateway')) {
-    const outgoing = g.outgoing || [];
-    if (outgoing.length < 2) continue;
-    const def = g.businessObject.default?.id;
-    for (const f of outgoing) {
-      if (f.id === def) continue;
-      const cond = f.businessObject.conditionExpression;
-      if (!cond) out.push({ element: f.id, rule: 'gateway_branch', message: t('rule.gateway_branch') });
-      else if (!String(cond.body || '').trim()) out.push({ element: f.id, rule: 'gateway_condition', message: t('rule.gateway_condition') });
-    }
-  }
-  return out;
+  return diagramProblems(modeler.get('elementRegistry').getAll(), t);
 }
 
 function keyProblem(key: string, t: (k: string) => string): string {
@@ -55,7 +33,9 @@ function keyProblem(key: string, t: (k: string) => string): string {
   return '';
 }
 
-function Properties({ modeler, element, onChange }: { modeler: Modeler; element: any; onChange: () => void }) {
+/** The plugin's own settings of the selected element (who does a user task, a line's condition); the
+ * properties panel beside it edits the standard BPMN ones (id, name, documentation, ...). */
+function Settings({ modeler, element, onChange }: { modeler: Modeler; element: any; onChange: () => void }) {
   const t = useT('process');
   if (!element) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('web.noSelection')} />;
   const bo = element.businessObject;
@@ -67,7 +47,6 @@ function Properties({ modeler, element, onChange }: { modeler: Modeler; element:
   return (
     <Form layout="vertical" size="small" key={element.id} data-testid="process-properties">
       <Form.Item label={t('web.element')}><Input value={`${element.type.replace('bpmn:', '')} · ${element.id}`} disabled /></Form.Item>
-      <Form.Item label={t('web.name')}><Input defaultValue={bo.name || ''} onBlur={(e) => set({ name: e.target.value })} data-testid="prop-name" /></Form.Item>
       {isTask && (
         <>
           <Form.Item label={t('web.assigneeType')}>
@@ -89,16 +68,26 @@ function Properties({ modeler, element, onChange }: { modeler: Modeler; element:
             }} />
         </Form.Item>
       )}
+      {!isTask && !isFlow && <Typography.Text type="secondary">{t('web.noSettings')}</Typography.Text>}
     </Form>
   );
 }
 
-/** `/process_manage/design/:modelId` (`new` for a new model): the bpmn-js canvas, properties, rules, save, deploy, export. */
+type SideTab = 'panel' | 'settings';
+
+/** The canvas's keyboard focus ring in the theme's blue rather than the browser's black frame. */
+const CANVAS_CSS = '.at-process-canvas .djs-container svg:focus-visible{outline:2px solid rgba(22,119,255,.45)}'
+  + '.at-process-canvas .djs-container svg:focus:not(:focus-visible){outline:none}';
+
+/** `/process_manage/design/:modelId` (`new` for a new model): the bpmn-js canvas with its properties panel, the
+ * plugin's settings, the rules as the user draws, save, deploy, export. */
 export function DesignerPage() {
   const t = useT('process');
   const { message } = App.useApp();
   const navigate = useNavigate();
+  const narrow = !Grid.useBreakpoint().lg;
   const ref = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLDivElement | null>(null);
   const modelerRef = useRef<Modeler>(null);
   const idPart = useLocation().pathname.split('/').filter(Boolean)[2] || 'new';
   const [modelId, setModelId] = useState<string | null>(idPart === 'new' ? null : idPart);
@@ -108,17 +97,36 @@ export function DesignerPage() {
   const [selected, setSelected] = useState<any>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [serverProblems, setServerProblems] = useState<Problem[]>([]);
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const [tab, setTab] = useState<SideTab>('panel');
+  const [drawer, setDrawer] = useState(false);
   const [ready, setReady] = useState(false);
   const recheck = useCallback(() => { if (modelerRef.current) setProblems(canvasProblems(modelerRef.current, t)); }, [t]);
+  useEffect(() => { recheck(); }, [recheck]);
+
+  /** The panel's box moves between the side column and the phone's drawer: the panel follows it. */
+  const attachPanel = useCallback((el: HTMLDivElement | null) => {
+    panelRef.current = el;
+    if (el && modelerRef.current) modelerRef.current.get('propertiesPanel').attachTo(el);
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
     (async () => {
       loadBpmnStyles();
-      const { default: BpmnModeler } = await import(/* webpackChunkName: "bpmn-modeler" */ 'bpmn-js/lib/Modeler');
+      loadPanelStyles();
+      const [{ default: BpmnModeler }, panel] = await Promise.all([
+        import(/* webpackChunkName: "bpmn-modeler" */ 'bpmn-js/lib/Modeler'),
+        import(/* webpackChunkName: "bpmn-modeler" */ 'bpmn-js-properties-panel'),
+      ]);
       if (cancelled || !ref.current) return;
-      const modeler: Modeler = new BpmnModeler({ container: ref.current });
+      const modeler: Modeler = new BpmnModeler({
+        container: ref.current,
+        propertiesPanel: { layout: { groups: { general: { open: true } } } },
+        additionalModules: [panel.BpmnPropertiesPanelModule, panel.BpmnPropertiesProviderModule, atriumRulesModule, canvasTranslateModule],
+      });
       modelerRef.current = modeler;
+      if (panelRef.current) modeler.get('propertiesPanel').attachTo(panelRef.current);
       let xml = EMPTY;
       if (modelId) {
         const d = await processApi.model(modelId);
@@ -129,13 +137,25 @@ export function DesignerPage() {
       defs.$attrs['xmlns:atrium'] = ATRIUM_NS;
       modeler.get('canvas').zoom('fit-viewport');
       modeler.on('selection.changed', (e: any) => setSelected(e.newSelection?.[0] || null));
-      modeler.on('commandStack.changed', () => setProblems(canvasProblems(modeler, t)));
+      modeler.on('commandStack.changed', () => { setRefused(null); setProblems(canvasProblems(modeler, t)); });
+      // A refused line never reaches the diagram: say why, beside the canvas.
+      modeler.on('connect.end', 1500, (e: any) => { const r = connectRefusal(e.context); if (r) setRefused(r); });
+      modeler.on('bendpoint.move.end', 1500, (e: any) => { const r = reconnectRefusal(e.context); if (r) setRefused(r); });
       setProblems(canvasProblems(modeler, t));
       setReady(true);
     })().catch((e) => { console.error(e); message.error(String(e)); });
     return () => { cancelled = true; modelerRef.current?.destroy(); modelerRef.current = null; };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  useEffect(() => { modelerRef.current?.get('canvas').resized(); }, [narrow]);
+  // The language changed: the palette and the properties panel draw their texts again.
+  useEffect(() => {
+    const bus = modelerRef.current?.get('eventBus');
+    if (!bus) return;
+    bus.fire('i18n.changed');
+    bus.fire('propertiesPanel.providersChanged');
+  }, [t.locale]);
 
   const xmlOut = async (): Promise<string> => {
     const { xml } = await modelerRef.current.saveXML({ format: true });
@@ -164,40 +184,73 @@ export function DesignerPage() {
     try { await processApi.deploy(id); message.success(t('web.deployed')); } catch (e) { message.error(String((e as Error).message)); }
   };
   const exportFile = async () => saveBlob(new Blob([await xmlOut()], { type: 'application/xml' }), `${key || 'process'}.bpmn`);
+  /** A problem's line or node is selected; a line's condition is edited in the settings. */
+  const show = (p: Problem) => {
+    const m = modelerRef.current;
+    const el = m?.get('elementRegistry').get(p.element);
+    if (!el) return;
+    m.get('selection').select(el);
+    if (p.rule.startsWith('gateway_') || p.rule === 'condition_unsafe' || p.rule === 'assignee') setTab('settings');
+    if (narrow) setDrawer(true);
+  };
   const all = [...problems, ...serverProblems.filter((s) => !problems.some((p) => p.element === s.element && p.rule === s.rule))];
   const keyError = key ? keyProblem(key, t) : '';
+  const field = narrow ? { width: '100%' } : { width: 260 };
+
+  const side = (
+    <Tabs size="small" activeKey={tab} onChange={(k) => setTab(k as SideTab)} data-testid="process-side" items={[
+      { key: 'panel', label: t('web.properties'), forceRender: true,
+        children: <div ref={attachPanel} className="at-process-panel" data-testid="process-properties-panel" style={{ maxHeight: narrow ? undefined : 520, overflow: 'auto', border: '1px solid rgba(128,128,128,.2)' }} /> },
+      { key: 'settings', label: t('web.settings'), forceRender: true,
+        children: ready ? <Settings modeler={modelerRef.current} element={selected} onChange={recheck} /> : null },
+    ]} />
+  );
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Space wrap>
-        <Input addonBefore={t('web.key')} value={key} onChange={(e) => setKey(e.target.value)} status={keyError ? 'error' : undefined} data-testid="process-key" style={{ width: 260 }} />
-        <Input addonBefore={t('web.name')} value={name} onChange={(e) => setName(e.target.value)} data-testid="process-name" style={{ width: 260 }} />
-        <Input addonBefore={t('web.category')} value={category} onChange={(e) => setCategory(e.target.value)} style={{ width: 200 }} />
-        <Button type="primary" onClick={save} disabled={!ready} data-testid="process-save">{t('web.save')}</Button>
-        <Button onClick={deploy} disabled={!ready} data-testid="process-deploy">{t('web.deploy')}</Button>
-        <Button onClick={exportFile} disabled={!ready}>{t('web.export')}</Button>
-        <Button onClick={() => navigate('/process_manage')}>{t('web.back')}</Button>
-      </Space>
+      <Flex wrap gap={8} vertical={narrow}>
+        <style>{CANVAS_CSS}</style>
+        <Input addonBefore={t('web.key')} value={key} onChange={(e) => setKey(e.target.value)} status={keyError ? 'error' : undefined} data-testid="process-key" style={field} />
+        <Input addonBefore={t('web.name')} value={name} onChange={(e) => setName(e.target.value)} data-testid="process-name" style={field} />
+        <Input addonBefore={t('web.category')} value={category} onChange={(e) => setCategory(e.target.value)} style={narrow ? field : { width: 200 }} />
+        <Space wrap>
+          <Button type="primary" onClick={save} disabled={!ready} data-testid="process-save">{t('web.save')}</Button>
+          <Button onClick={deploy} disabled={!ready} data-testid="process-deploy">{t('web.deploy')}</Button>
+          <Button onClick={exportFile} disabled={!ready}>{t('web.export')}</Button>
+          {narrow && <Button onClick={() => setDrawer(true)} disabled={!ready} data-testid="process-open-panel">{t('web.properties')}</Button>}
+          <Button onClick={() => navigate('/process_manage')}>{t('web.back')}</Button>
+        </Space>
+      </Flex>
       {keyError && <Alert type="error" showIcon message={keyError} data-testid="process-key-error" />}
-      <Row gutter={12}>
-        <Col span={18}>
-          <div ref={ref} style={{ height: 560, border: '1px solid rgba(128,128,128,.3)', background: '#fff' }} data-testid="process-canvas" />
+      <Row gutter={[12, 12]}>
+        <Col xs={24} lg={16}>
+          <div style={{ position: 'relative' }}>
+            <div ref={ref} className="at-process-canvas" style={{ height: narrow ? 440 : 600, border: '1px solid rgba(128,128,128,.3)', background: '#fff' }} data-testid="process-canvas" />
+            {refused && (
+              // over the canvas, right of the palette: the drawing does not move when it shows
+              <Alert type="warning" showIcon closable onClose={() => setRefused(null)} role="alert"
+                style={{ position: 'absolute', top: 12, left: 132, right: 12, zIndex: 20 }}
+                message={t(`rule.${refused}`)} data-testid="process-refused" data-rule={refused} />
+            )}
+          </div>
         </Col>
-        <Col span={6}>
-          <Card size="small" title={t('web.properties')} style={{ marginBottom: 12 }}>
-            {ready && <Properties modeler={modelerRef.current} element={selected} onChange={recheck} />}
-          </Card>
-          <Card size="small" title={t('web.problems')}>
+        <Col xs={24} lg={8}>
+          <Card size="small" title={t('web.problems')} style={{ marginBottom: 12 }}>
             <List size="small" dataSource={all} locale={{ emptyText: '—' }} data-testid="process-problems"
               renderItem={(p) => (
-                <List.Item style={{ cursor: 'pointer', color: '#cf1322' }} data-testid={`process-problem-${p.rule}`}
-                  onClick={() => { const el = modelerRef.current?.get('elementRegistry').get(p.element); if (el) modelerRef.current.get('selection').select(el); }}>
+                <List.Item style={{ cursor: 'pointer', color: '#cf1322' }} data-testid={`process-problem-${p.rule}`} onClick={() => show(p)}>
                   {p.message}
                 </List.Item>
               )} />
           </Card>
+          {!narrow && side}
         </Col>
       </Row>
+      {narrow && (
+        <Drawer open={drawer} onClose={() => setDrawer(false)} forceRender placement="bottom" size="75%" title={t('web.properties')} rootClassName="at-process-drawer">
+          {side}
+        </Drawer>
+      )}
     </Space>
   );
 }

@@ -16,3 +16,15 @@ export function loadBpmnStyles(): void {
     document.head.appendChild(link);
   }
 }
+
+let panelLoaded = false;
+
+/** The properties panel's style sheet: the designer page only. */
+export function loadPanelStyles(): void {
+  if (panelLoaded || typeof document === 'undefined') return;
+  panelLoaded = true;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL('@bpmn-io/properties-panel/dist/assets/properties-panel.css', import.meta.url).toString();
+  document.head.appendChild(link);
+}
