@@ -341,7 +341,9 @@ def test_effective_permissions_follow_menu_moves_memberships_and_role_deletes(
     assert seen() == {"all": False, "menus": {}, "buttons": set()}
 
 
-def test_effective_permissions_follow_menu_and_button_renames_and_new_buttons(boss, admin_client, user_factory):
+def test_effective_permissions_follow_menu_and_button_renames_and_new_buttons(
+    boss, admin_client, user_factory
+):
     code = f"ep-{secrets.token_hex(3)}"
     top = int(admin_client.ok("POST", f"{A}/menus", json={"menuCode": code, "menuName": "Reports"})["menuId"])
     role = boss.ok("POST", f"{A}/roles", json={"roleCode": "rn", "roleName": "Renamer"})["roleId"]

@@ -44,7 +44,8 @@ def select(page, element_id: str) -> None:  # type: ignore[no-untyped-def]
 def append(page, source: str, action: str) -> str:  # type: ignore[no-untyped-def]
     """Appends a node to `source` with its context pad; answers the new node's id."""
     select(page, source)
-    before = set(page.locator(".djs-element.djs-shape").evaluate_all("els => els.map(e => e.dataset.elementId)"))
+    shapes = page.locator(".djs-element.djs-shape")
+    before = set(shapes.evaluate_all("els => els.map(e => e.dataset.elementId)"))
     page.locator(f'.djs-context-pad .entry[data-action="{action}"]').click()
     new = page.locator(".djs-element.djs-shape.selected")
     expect(new).to_have_count(1)
