@@ -122,8 +122,8 @@ def structure(system_code: str) -> Structure:
     if found is not None:
         return found
     with unscoped():
-        rows = session().connection().execute(SYSTEM_ROWS, {"system": system_code}).all()
-    rows.sort(key=DISPLAY_ORDER)
+        found_rows = session().connection().execute(SYSTEM_ROWS, {"system": system_code}).all()
+    rows = sorted(found_rows, key=DISPLAY_ORDER)
     found = Structure(
         menus=tuple(
             (i, {"menuId": str(i), "menuCode": code, "menuName": name, "parentId": str(up) if up else None})
