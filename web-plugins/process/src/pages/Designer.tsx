@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Alert, App, Button, Card, Col, Drawer, Empty, Flex, Form, Grid, Input, List, Row, Select, Space, Tabs, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Drawer, Flex, Grid, Input, List, Row, Space, Tabs, Upload } from 'antd';
 import { RequestError, saveBlob, useT } from '@atrium/sdk';
 import { processApi, type Problem } from '../api';
 import { loadBpmnStyles, loadPanelStyles } from './bpmnStyles';
 import { atriumRulesModule, connectRefusal, diagramProblems, reconnectRefusal, type Refusal } from './designerRules';
 import { canvasTranslateModule } from './canvasTranslate';
+import { atriumPaletteModule } from './designerPalette';
+import { ATRIUM_NS, FILE_TYPES, hasFileType } from './nodeModel';
+import { ElementSettings } from './settings/ElementSettings';
 
-const ATRIUM_NS = 'http://atrium.dev/schema/bpmn';
 const KEY_FORMAT = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 const EMPTY = `<?xml version="1.0" encoding="UTF-8"?>
@@ -21,6 +23,15 @@ const EMPTY = `<?xml version="1.0" encoding="UTF-8"?>
 
 type Modeler = any;
 
+/** The lines that a click on their problem cannot help with in the settings. */
+const LINE_RULES = new Set(['self_connect', 'duplicate', 'loopback', 'dangling']);
+
+async function showDiagram(modeler: Modeler, xml: string): Promise<void> {
+  await modeler.importXML(xml);
+  modeler.getDefinitions().$attrs['xmlns:atrium'] = ATRIUM_NS;
+  modeler.get('canvas').zoom('fit-viewport');
+}
+
 /** The rules the canvas checks as the user draws (the server checks them all again on save and deploy). */
 function canvasProblems(modeler: Modeler, t: (k: string, o?: any) => string): Problem[] {
   return diagramProblems(modeler.get('elementRegistry').getAll(), t);
@@ -31,46 +42,6 @@ function keyProblem(key: string, t: (k: string) => string): string {
   if (!/^[A-Za-z]/.test(key.trim())) return t('rule.key_letter');
   if (!KEY_FORMAT.test(key.trim())) return t('rule.key_format');
   return '';
-}
-
-/** The plugin's own settings of the selected element (who does a user task, a line's condition); the
- * properties panel beside it edits the standard BPMN ones (id, name, documentation, ...). */
-function Settings({ modeler, element, onChange }: { modeler: Modeler; element: any; onChange: () => void }) {
-  const t = useT('process');
-  if (!element) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('web.noSelection')} />;
-  const bo = element.businessObject;
-  const modeling = modeler.get('modeling');
-  const attr = (name: string) => (bo.$attrs?.[`atrium:${name}`] as string) || '';
-  const set = (props: Record<string, unknown>) => { modeling.updateProperties(element, props); onChange(); };
-  const isTask = element.type === 'bpmn:UserTask';
-  const isFlow = element.type === 'bpmn:SequenceFlow';
-  return (
-    <Form layout="vertical" size="small" key={element.id} data-testid="process-properties">
-      <Form.Item label={t('web.element')}><Input value={`${element.type.replace('bpmn:', '')} · ${element.id}`} disabled /></Form.Item>
-      {isTask && (
-        <>
-          <Form.Item label={t('web.assigneeType')}>
-            <Select defaultValue={attr('assigneeType') || 'users'} data-testid="prop-assignee-type" onChange={(v) => set({ 'atrium:assigneeType': v === 'users' ? undefined : v })}
-              options={[{ value: 'users', label: t('web.users') }, { value: 'starter', label: t('web.starter') }, { value: 'supervisor', label: t('web.supervisor') }]} />
-          </Form.Item>
-          <Form.Item label={t('web.assignee')}><Input defaultValue={attr('assignee')} onBlur={(e) => set({ 'atrium:assignee': e.target.value.trim() || undefined })} data-testid="prop-assignee" /></Form.Item>
-          <Form.Item label={t('web.roles')}><Input defaultValue={attr('candidateRoles')} onBlur={(e) => set({ 'atrium:candidateRoles': e.target.value.trim() || undefined })} /></Form.Item>
-          <Form.Item label={t('web.formKey')}><Input defaultValue={attr('formKey')} onBlur={(e) => set({ 'atrium:formKey': e.target.value.trim() || undefined })} /></Form.Item>
-        </>
-      )}
-      {isFlow && (
-        <Form.Item label={t('web.condition')}>
-          <Input.TextArea rows={2} defaultValue={bo.conditionExpression?.body || ''} data-testid="prop-condition"
-            onBlur={(e) => {
-              const body = e.target.value;
-              const expr = body ? modeler.get('moddle').create('bpmn:FormalExpression', { body }) : undefined;
-              set({ conditionExpression: expr });
-            }} />
-        </Form.Item>
-      )}
-      {!isTask && !isFlow && <Typography.Text type="secondary">{t('web.noSettings')}</Typography.Text>}
-    </Form>
-  );
 }
 
 type SideTab = 'panel' | 'settings';
@@ -123,7 +94,7 @@ export function DesignerPage() {
       const modeler: Modeler = new BpmnModeler({
         container: ref.current,
         propertiesPanel: { layout: { groups: { general: { open: true } } } },
-        additionalModules: [panel.BpmnPropertiesPanelModule, panel.BpmnPropertiesProviderModule, atriumRulesModule, canvasTranslateModule],
+        additionalModules: [panel.BpmnPropertiesPanelModule, panel.BpmnPropertiesProviderModule, atriumRulesModule, atriumPaletteModule, canvasTranslateModule],
       });
       modelerRef.current = modeler;
       if (panelRef.current) modeler.get('propertiesPanel').attachTo(panelRef.current);
@@ -132,10 +103,7 @@ export function DesignerPage() {
         const d = await processApi.model(modelId);
         xml = d.xml; setKey(d.key); setName(d.name); setCategory(d.category);
       }
-      await modeler.importXML(xml);
-      const defs = modeler.getDefinitions();
-      defs.$attrs['xmlns:atrium'] = ATRIUM_NS;
-      modeler.get('canvas').zoom('fit-viewport');
+      await showDiagram(modeler, xml);
       modeler.on('selection.changed', (e: any) => setSelected(e.newSelection?.[0] || null));
       modeler.on('commandStack.changed', () => { setRefused(null); setProblems(canvasProblems(modeler, t)); });
       // A refused line never reaches the diagram: say why, beside the canvas.
@@ -183,14 +151,34 @@ export function DesignerPage() {
     if (!id) return;
     try { await processApi.deploy(id); message.success(t('web.deployed')); } catch (e) { message.error(String((e as Error).message)); }
   };
+  /** A diagram file replaces the drawing (saved only with Save); any other file is refused as the server would. */
+  const importFile = async (file: File): Promise<false> => {
+    setServerProblems([]);
+    if (!hasFileType(file.name)) {
+      const text = t('rule.file_type', { types: FILE_TYPES.join(', ') });
+      setServerProblems([{ element: 'file', rule: 'file_type', message: text }]);
+      message.error(text);
+      return false;
+    }
+    try {
+      await showDiagram(modelerRef.current, await file.text());
+      setSelected(null);
+      recheck();
+    } catch (e) {
+      const text = t('rule.xml_invalid', { reason: String((e as Error).message || e).slice(0, 120) });
+      setServerProblems([{ element: 'xml', rule: 'xml_invalid', message: text }]);
+      message.error(text);
+    }
+    return false;
+  };
   const exportFile = async () => saveBlob(new Blob([await xmlOut()], { type: 'application/xml' }), `${key || 'process'}.bpmn`);
-  /** A problem's line or node is selected; a line's condition is edited in the settings. */
+  /** A problem's line or node is selected, and its settings shown (a refused line has none to change). */
   const show = (p: Problem) => {
     const m = modelerRef.current;
     const el = m?.get('elementRegistry').get(p.element);
     if (!el) return;
     m.get('selection').select(el);
-    if (p.rule.startsWith('gateway_') || p.rule === 'condition_unsafe' || p.rule === 'assignee') setTab('settings');
+    if (!LINE_RULES.has(p.rule)) setTab('settings');
     if (narrow) setDrawer(true);
   };
   const all = [...problems, ...serverProblems.filter((s) => !problems.some((p) => p.element === s.element && p.rule === s.rule))];
@@ -202,7 +190,7 @@ export function DesignerPage() {
       { key: 'panel', label: t('web.properties'), forceRender: true,
         children: <div ref={attachPanel} className="at-process-panel" data-testid="process-properties-panel" style={{ maxHeight: narrow ? undefined : 520, overflow: 'auto', border: '1px solid rgba(128,128,128,.2)' }} /> },
       { key: 'settings', label: t('web.settings'), forceRender: true,
-        children: ready ? <Settings modeler={modelerRef.current} element={selected} onChange={recheck} /> : null },
+        children: ready ? <ElementSettings modeler={modelerRef.current} element={selected} onChange={recheck} /> : null },
     ]} />
   );
 
@@ -216,6 +204,9 @@ export function DesignerPage() {
         <Space wrap>
           <Button type="primary" onClick={save} disabled={!ready} data-testid="process-save">{t('web.save')}</Button>
           <Button onClick={deploy} disabled={!ready} data-testid="process-deploy">{t('web.deploy')}</Button>
+          <Upload accept={FILE_TYPES.join(',')} showUploadList={false} beforeUpload={(f) => importFile(f as File)} disabled={!ready}>
+            <Button disabled={!ready} data-testid="process-import">{t('web.import')}</Button>
+          </Upload>
           <Button onClick={exportFile} disabled={!ready}>{t('web.export')}</Button>
           {narrow && <Button onClick={() => setDrawer(true)} disabled={!ready} data-testid="process-open-panel">{t('web.properties')}</Button>}
           <Button onClick={() => navigate('/process_manage')}>{t('web.back')}</Button>

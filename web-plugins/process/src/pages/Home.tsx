@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { App, Button, Input, Modal, Space, Table, Tabs, Tag, Upload } from 'antd';
 import { RequestError, useT } from '@atrium/sdk';
 import { parseVariables, processApi, when, type InstanceRow, type ModelInfo, type Problem, type TaskRow } from '../api';
+import { FILE_TYPES, hasFileType } from './nodeModel';
 
 const BASE = '/process_manage';
 
@@ -55,6 +56,7 @@ function Models() {
     try { await processApi.deploy(m.modelId); message.success(t('web.deployed')); load(); } catch (e) { message.error(errorText(e)); }
   };
   const importFile = async (file: File) => {
+    if (!hasFileType(file.name)) { message.error(t('rule.file_type', { types: FILE_TYPES.join(', ') })); return false; }
     const xml = await file.text();
     const key = file.name.replace(/\.(bpmn|xml)$/i, '').replace(/[^A-Za-z0-9_-]/g, '_');
     try { await processApi.importFile({ fileName: file.name, key, name: key, xml }); load(); } catch (e) { message.error(errorText(e)); }
@@ -65,7 +67,7 @@ function Models() {
       <Space style={{ marginBottom: 12 }}>
         <Input.Search allowClear placeholder={t('web.key')} onSearch={(v) => { setPage(1); setKeyword(v.trim()); }} style={{ width: 240 }} />
         <Button type="primary" onClick={() => navigate(`${BASE}/design/new`)} data-testid="process-new-model">{t('web.newModel')}</Button>
-        <Upload accept=".bpmn,.xml" showUploadList={false} beforeUpload={(f) => importFile(f as File)}><Button>{t('web.import')}</Button></Upload>
+        <Upload accept={FILE_TYPES.join(',')} showUploadList={false} beforeUpload={(f) => importFile(f as File)}><Button>{t('web.import')}</Button></Upload>
       </Space>
       <Table<ModelInfo> rowKey="modelId" size="small" dataSource={rows}
         pagination={{ current: page, total, pageSize: 20, onChange: setPage, showSizeChanger: false }}

@@ -1,11 +1,13 @@
 /**
  * The designer's rules (spec reports.md 5, "Process designer") as the canvas applies them while the user
  * draws: a line from a node to itself, a second line between the same two nodes and a line back between
- * two nodes are refused before they exist; a gateway's branches without conditions are listed as problems.
- * The server checks every rule again on save and deploy (plugins/process/bpmn.py), with the same rule names.
+ * two nodes are refused before they exist; a gateway's branches without conditions and each node's settings
+ * that break a rule (nodeRules.ts) are listed as problems. The server checks every rule again on save and
+ * deploy (plugins/process/bpmn.py), with the same rule names.
  */
 import RuleProvider from 'diagram-js/lib/features/rules/RuleProvider';
 import type { Problem } from '../api';
+import { nodeProblems } from './nodeRules';
 
 /** A refused line, as the canvas reports it. */
 export type Refusal = 'self_connect' | 'duplicate' | 'loopback';
@@ -77,12 +79,12 @@ export const atriumRulesModule = {
 };
 
 /**
- * The problems of the diagram as it stands: lines that break the rules (from an imported file, say) and
- * gateway branches without conditions. A gateway with one way out needs no condition; its default line
- * neither.
+ * The problems of the diagram as it stands: each node's settings (parameters, scripts, HTTP requests,
+ * timers), lines that break the rules (from an imported file, say) and gateway branches without conditions.
+ * A gateway with one way out needs no condition; its default line neither.
  */
 export function diagramProblems(elements: Array<Node & Flow>, t: (k: string, o?: any) => string): Problem[] {
-  const out: Problem[] = [];
+  const out: Problem[] = elements.filter((e) => e.type !== 'label').flatMap((e) => nodeProblems(e, t));
   const seen = new Set<string>();
   for (const f of elements.filter((e) => e.type === SEQUENCE_FLOW)) {
     const s = f.source?.id;
