@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+import orjson
 from SpiffWorkflow.bpmn.parser.BpmnParser import BpmnParser
 from SpiffWorkflow.bpmn.parser.ValidationException import ValidationException
 from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
@@ -133,13 +134,27 @@ SERIALIZER = BpmnWorkflowSerializer(BpmnWorkflowSerializer.configure(_CONFIG))
 
 
 def dump(workflow: BpmnWorkflow) -> str:
+    """The state as JSON, through the standard encoder: it writes every value task data can hold the way
+    `load` reads it back (orjson would turn a NaN into null)."""
     return str(SERIALIZER.serialize_json(workflow))
+
+
+def _parse(state: str) -> dict[str, Any]:
+    """The stored state as a dict: orjson for speed, the standard parser for what orjson refuses (the
+    ``NaN`` and ``Infinity`` the standard encoder writes for such floats, integers beyond 64 bits)."""
+    try:
+        found: dict[str, Any] = orjson.loads(state)
+    except orjson.JSONDecodeError:
+        found = json.loads(state)
+    return found
 
 
 def load(comp: Compiled, state: str) -> BpmnWorkflow:
     token = _current.set(comp)
     try:
-        workflow = SERIALIZER.deserialize_json(state)
+        dct = _parse(state)
+        SERIALIZER.migrate(dct)
+        workflow = SERIALIZER.from_dict(dct)
     finally:
         _current.reset(token)
     workflow.script_engine = ENGINE

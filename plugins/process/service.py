@@ -7,7 +7,7 @@ task rows, so a restart continues where the last committed step left off.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,9 +15,9 @@ import orjson
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
-from sqlalchemy import Select, and_, delete, exists, func, insert, or_, select, tuple_, update
+from sqlalchemy import Select, and_, delete, exists, func, or_, select, tuple_, update
 
-from atrium.plugins.process import bpmn, engine, waiting
+from atrium.plugins.process import bpmn, engine, store, waiting
 from atrium.plugins.process.models import (
     CANCELLED,
     CLOSED,
@@ -38,11 +38,12 @@ from atrium.plugins.process.models import (
     ProcessVersion,
     TaskCandidate,
 )
+from atrium.plugins.process.store import TaskRow
 from atrium.sdk import BadRequest, Conflict, Forbidden, NotFound, SessionUser, current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
 
-UPCOMING = "upcoming"
+UPCOMING = store.UPCOMING
 MAX_VARIABLES_BYTES = 64_000
 PAGE_MAX = 200
 
@@ -198,9 +199,12 @@ def start_forms() -> list[dict[str, Any]]:
 
 @dataclass
 class Loaded:
+    """An instance with its engine state, and what the running step has still to write."""
+
     instance: ProcessInstance
     comp: engine.Compiled
     workflow: BpmnWorkflow
+    writes: store.Writes = field(default_factory=store.Writes)
 
 
 def _compiled(version_id: int) -> engine.Compiled:
@@ -270,9 +274,9 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
             )
         )
     values["initiator"] = user.user_id
-    workflow = engine.new(comp, values)
-    db.add(HistoryEntry(instance_id=inst.id, node_id="", name=m.name, action="start", user_id=user.user_id))
-    step(Loaded(inst, comp, workflow))
+    lo = Loaded(inst, comp, engine.new(comp, values))
+    lo.writes.note("start", name=m.name, user_id=user.user_id)
+    step(lo, [])
     return instance_out(inst)
 
 
@@ -305,46 +309,46 @@ def _next_user_tasks(ready: Iterable[Task]) -> list[Task]:
     return list(found.values())
 
 
-def step(lo: Loaded) -> None:
+def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
     """Run the engine until it waits (for people, an HTTP task's answer or a timer), then sync the task rows,
-    hand new HTTP tasks to the queue and store the state."""
-    inst, db = lo.instance, session()
+    hand new HTTP tasks to the queue and store the state. ``live`` are the instance's open and upcoming rows
+    when the caller has read them already (without any it has just closed)."""
+    inst, db, writes = lo.instance, session(), lo.writes
+    if db.new:  # entries the caller added through the session come first in the history
+        db.flush()
+    tid, now = inst.tenant_id, utcnow()
     try:
         engine.advance(lo.workflow)
     except Exception as exc:
+        store.write(tid, inst.id, writes, now)
         fail(inst, services().t("process:instance.engine_error", error=str(exc)[:400]))
         inst.state = engine.dump(lo.workflow)
         return
     ready = engine.ready_user_tasks(lo.workflow)
     http, timers = engine.waits(lo.workflow)
     upcoming = _next_user_tasks([*ready, *http, *timers])
-    existing = {
-        r.engine_id: r
-        for r in db.execute(
-            select(ProcessTask).where(
-                ProcessTask.instance_id == inst.id, ProcessTask.status.in_((OPEN, UPCOMING))
-            )
-        ).scalars()
-    }
+    existing = {r.engine_id: r for r in (store.live_tasks(tid, inst.id) if live is None else live)}
     wanted: dict[str, tuple[Task, str]] = {str(t.id): (t, OPEN) for t in ready}
     for t in upcoming:
         wanted.setdefault(str(t.id), (t, UPCOMING))
-    _drop_stale([r for eid, r in existing.items() if eid not in wanted])
-    created: list[tuple[ProcessTask, list[tuple[str, int]]]] = []
+    _drop_stale([r for eid, r in existing.items() if eid not in wanted], writes, now)
+    opened: list[TaskRow] = []
+    created: list[tuple[TaskRow, list[tuple[str, int]]]] = []
     for eid, (t, status) in wanted.items():
         row = existing.get(eid)
         if row is not None:
             if row.status != status:
                 row.status = status
-                row.created_at = utcnow()
+                row.created_at = now
+                writes.changed.append(row)
                 if status == OPEN:
-                    created.append((row, []))
+                    opened.append(row)
             continue
         node = lo.comp.nodes.get(t.task_spec.bpmn_id or "")
         if node is None:
             continue
-        cands = _candidates(node, inst.started_by)
-        row = ProcessTask(
+        row = TaskRow(
+            id=0,
             instance_id=inst.id,
             engine_id=eid,
             node_id=node.id,
@@ -357,51 +361,37 @@ def step(lo: Loaded) -> None:
                 "supervisor": node.supervisor,
                 "starter": node.starter,
             },
+            created_at=now,
         )
-        db.add(row)
-        created.append((row, cands))
-    if created:
-        db.flush()
-        tid = _tenant()
-        rows = [
-            {"tenant_id": tid, "task_id": row.id, "kind": k, "ref": ref}
-            for row, cands in created
-            for k, ref in cands
-        ]
-        if rows:
-            db.execute(insert(TaskCandidate), rows)
-        _notify([row for row, _ in created if row.status == OPEN], inst)
+        created.append((row, _candidates(node, inst.started_by)))
     if lo.workflow.is_completed():
         inst.status = COMPLETED
-        inst.ended_at = utcnow()
+        inst.ended_at = now
         inst.wake_at = None
-        db.add(HistoryEntry(instance_id=inst.id, action="end", name=inst.model_name))
+        writes.note("end", name=inst.model_name)
     else:
         waiting.sync(inst, http, timers)
+    store.write(tid, inst.id, writes, now)
+    if created:
+        store.insert_tasks(tid, [row for row, _ in created])
+        store.insert_candidates(tid, [(row.id, k, ref) for row, cands in created for k, ref in cands])
     inst.state = engine.dump(lo.workflow)
-    inst.updated_at = utcnow()
-    db.flush()
+    inst.updated_at = now
+    store.save_instance(inst)
+    _notify([*opened, *(row for row, _ in created if row.status == OPEN)], inst)
 
 
-def _drop_stale(rows: list[ProcessTask]) -> None:
+def _drop_stale(rows: list[TaskRow], writes: store.Writes, now: datetime) -> None:
     """Rows the engine no longer waits for: an upcoming guess is forgotten; an open task taken away by the
     engine (a boundary timer fired, a branch ended) is closed and keeps its place in the history."""
-    if not rows:
-        return
-    db = session()
-    ids = [r.id for r in rows]
-    db.execute(
-        delete(TaskCandidate)
-        .where(TaskCandidate.task_id.in_(ids))
-        .execution_options(synchronize_session=False)
-    )
-    guesses = [r.id for r in rows if r.status == UPCOMING]
-    if guesses:
-        db.execute(delete(ProcessTask).where(ProcessTask.id.in_(guesses)))
     for row in rows:
-        if row.status == OPEN:
+        writes.unlisted.append(row.id)
+        if row.status == UPCOMING:
+            writes.forgotten.append(row.id)
+        elif row.status == OPEN:
             row.status = CLOSED
-            row.done_at = utcnow()
+            row.done_at = now
+            writes.changed.append(row)
 
 
 def fail(inst: ProcessInstance, message: str) -> None:
@@ -437,30 +427,35 @@ def _close_open(instance_id: int) -> None:
         )
 
 
-def _notify(rows: list[ProcessTask], inst: ProcessInstance) -> None:
-    """Tell the people a new task waits for through the message plugin's ``send_message`` event."""
-    svc = services()
+def _notify(rows: list[TaskRow], inst: ProcessInstance) -> None:
+    """Tell the people new tasks wait for through the message plugin's ``send_message`` event: one letter
+    per set of recipients, naming every new task of the step they may do."""
+    letters: dict[tuple[tuple[int, ...], tuple[int, ...]], list[str]] = {}
     for row in rows:
-        users = list(row.candidates.get("users") or [])
+        users = set(row.candidates.get("users") or [])
         if row.candidates.get("starter") and inst.started_by is not None:
-            users.append(inst.started_by)
-        roles = list(row.candidates.get("roles") or [])
-        if not users and not roles:
-            continue
+            users.add(inst.started_by)
+        roles = set(row.candidates.get("roles") or [])
+        if users or roles:
+            letters.setdefault((tuple(sorted(users)), tuple(sorted(roles))), []).append(row.name)
+    if not letters:
+        return
+    svc = services()
+    for (users_to, roles_to), names in letters.items():
         svc.emit(
             "send_message",
-            tenant_id=_tenant(),
+            tenant_id=inst.tenant_id,
             user_id=None,
-            content=svc.t("process:notify.new_task", task=row.name, process=inst.model_name),
-            to_users=users,
-            to_roles=roles,
+            content=svc.t("process:notify.new_task", task=", ".join(names), process=inst.model_name),
+            to_users=list(users_to),
+            to_roles=list(roles_to),
         )
 
 
 # -- tasks -----------------------------------------------------------------------------------------------
 
 
-def _may_do(row: ProcessTask, user: SessionUser, started_by: int | None) -> bool:
+def _may_do(row: ProcessTask | TaskRow, user: SessionUser, started_by: int | None) -> bool:
     """Whether ``user`` may do an open task: its claimer, or else one of its candidates. Read from the row's
     candidate settings, which its candidate rows (the index my pending reads) are made from."""
     if row.claimed_by is not None:
@@ -474,30 +469,39 @@ def _may_do(row: ProcessTask, user: SessionUser, started_by: int | None) -> bool
     )
 
 
-def _open_task(task_id: int) -> tuple[ProcessTask, ProcessInstance]:
-    db = session()
-    row = db.execute(select(ProcessTask).where(ProcessTask.id == task_id)).scalar_one_or_none()
-    if row is None or row.status == UPCOMING:
+@dataclass
+class _Opened:
+    """An open task the user may do, its instance locked for the transaction, and the instance's other
+    open and upcoming rows (read once: the step that follows works from them)."""
+
+    row: TaskRow
+    instance: ProcessInstance
+    others: list[TaskRow]
+
+
+def _open_task(task_id: int) -> _Opened:
+    """The task with its instance locked. The task rows are read after the lock, in their own statement:
+    a step that finished while this one waited for the lock shows its task as done, not open."""
+    inst = store.lock_instance_of_task(_tenant(), task_id)
+    if inst is None:
         raise NotFound("process:task.not_found", id=task_id)
-    if row.status != OPEN:
-        raise Conflict("process:task.closed", id=task_id)
-    inst = db.execute(
-        select(ProcessInstance).where(ProcessInstance.id == row.instance_id).with_for_update()
-    ).scalar_one()
-    db.refresh(row)
-    if row.status != OPEN or inst.status != RUNNING:
+    live = store.live_tasks(inst.tenant_id, inst.id)
+    row = next((r for r in live if r.id == task_id), None)
+    if row is not None and row.status == UPCOMING:
+        raise NotFound("process:task.not_found", id=task_id)
+    if row is None or inst.status != RUNNING:
         raise Conflict("process:task.closed", id=task_id)
     if not _may_do(row, _user(), inst.started_by):
         raise Forbidden("process:task.not_yours", id=task_id)
-    return row, inst
+    return _Opened(row, inst, [r for r in live if r.id != task_id])
 
 
 def claim(task_id: int) -> dict[str, Any]:
-    row, _ = _open_task(task_id)
-    me = _user().user_id
+    found = _open_task(task_id)
+    row = found.row
     if row.claimed_by is None:
-        row.claimed_by = me
-        session().flush()
+        row.claimed_by = _user().user_id
+        store.update_tasks(found.instance.tenant_id, [row])
     return task_out(row)
 
 
@@ -506,7 +510,8 @@ def complete(
 ) -> dict[str, Any]:
     """Complete an open task the user may do: its form (if any) is stored, its variables merged, the instance
     runs on until it waits again."""
-    row, inst = _open_task(task_id)
+    found = _open_task(task_id)
+    row, inst = found.row, found.instance
     values = _check_variables(dict(variables))
     if row.form_key:
         values.update(
@@ -521,36 +526,25 @@ def complete(
     task.data.update(values)
     task.run()
     user = _user()
-    _done(row, DONE, user.user_id, comment)
-    session().add(
-        HistoryEntry(
-            instance_id=inst.id,
-            node_id=row.node_id,
-            name=row.name,
-            action="complete",
-            user_id=user.user_id,
-            comment=comment,
-        )
-    )
-    step(lo)
+    _done(lo.writes, row, DONE, user.user_id, comment)
+    lo.writes.note("complete", node_id=row.node_id, name=row.name, user_id=user.user_id, comment=comment)
+    step(lo, found.others)
     return instance_out(inst)
 
 
-def _done(row: ProcessTask, status: str, user_id: int, comment: str) -> None:
+def _done(writes: store.Writes, row: TaskRow, status: str, user_id: int, comment: str) -> None:
     row.status = status
     row.done_by = user_id
     row.done_at = utcnow()
     row.comment = comment
-    session().execute(
-        delete(TaskCandidate)
-        .where(TaskCandidate.task_id == row.id)
-        .execution_options(synchronize_session=False)
-    )
+    writes.changed.append(row)
+    writes.unlisted.append(row.id)
 
 
 def reject(task_id: int, comment: str) -> dict[str, Any]:
     """Send the instance back to the user task done before this one; that task opens again."""
-    row, inst = _open_task(task_id)
+    found = _open_task(task_id)
+    row, inst = found.row, found.instance
     db = session()
     previous = db.execute(
         select(ProcessTask)
@@ -566,25 +560,15 @@ def reject(task_id: int, comment: str) -> dict[str, Any]:
         raise Conflict("process:task.no_previous", id=task_id)
     lo.workflow.reset_from_task_id(target.id)
     user = _user()
-    _done(row, REJECTED, user.user_id, comment)
-    previous_engine = previous.engine_id
+    _done(lo.writes, row, REJECTED, user.user_id, comment)
     db.execute(
         update(ProcessTask)
-        .where(ProcessTask.instance_id == inst.id, ProcessTask.engine_id == previous_engine)
+        .where(ProcessTask.instance_id == inst.id, ProcessTask.engine_id == previous.engine_id)
         .values(engine_id=f"~{previous.id}")
         .execution_options(synchronize_session=False)
     )
-    db.add(
-        HistoryEntry(
-            instance_id=inst.id,
-            node_id=row.node_id,
-            name=row.name,
-            action="reject",
-            user_id=user.user_id,
-            comment=comment,
-        )
-    )
-    step(lo)
+    lo.writes.note("reject", node_id=row.node_id, name=row.name, user_id=user.user_id, comment=comment)
+    step(lo, found.others)
     return instance_out(inst)
 
 
@@ -646,7 +630,7 @@ def instance_out(inst: ProcessInstance) -> dict[str, Any]:
     }
 
 
-def task_out(row: ProcessTask, inst: ProcessInstance | None = None) -> dict[str, Any]:
+def task_out(row: ProcessTask | TaskRow, inst: ProcessInstance | None = None) -> dict[str, Any]:
     out = {
         "taskId": str(row.id),
         "processId": str(row.instance_id),
