@@ -6,10 +6,12 @@ and stamped with it on insert, by the kernel's session events: handlers never ad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData
+import structlog
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, declared_attr, mapped_column
 
 from atrium.sdk.context import current_context
@@ -63,3 +65,33 @@ def declarative_base(name: str) -> Any:
 
     Base.__name__ = f"{name.title().replace('-', '')}Base"
     return Base
+
+
+_AFTER_COMMIT = "atrium_after_commit"
+_log = structlog.get_logger("atrium.sdk.db")
+
+
+def after_commit(fn: Callable[[], object]) -> None:
+    """Run `fn` once the current session commits (a push, a queued job: nothing that may be seen before the
+    change is stored); forgotten if the session rolls back. A failing `fn` is logged, never raised: the
+    change is already committed."""
+    db = session()
+    pending: list[Callable[[], object]] | None = db.info.get(_AFTER_COMMIT)
+    if pending is None:
+        db.info[_AFTER_COMMIT] = pending = []
+        if not event.contains(db, "after_commit", _run_after_commit):
+            event.listen(db, "after_commit", _run_after_commit)
+            event.listen(db, "after_soft_rollback", _forget_after_commit)
+    pending.append(fn)
+
+
+def _run_after_commit(db: Session) -> None:
+    for fn in db.info.pop(_AFTER_COMMIT, None) or []:
+        try:
+            fn()
+        except Exception:
+            _log.exception("after-commit action failed")
+
+
+def _forget_after_commit(db: Session, _transaction: Any) -> None:
+    db.info.pop(_AFTER_COMMIT, None)

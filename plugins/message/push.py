@@ -6,21 +6,16 @@ let it read the list before the new letter is visible (in this or another server
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import structlog
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 
-from atrium.sdk.db import session
 from atrium.sdk.services import services
 
 log = structlog.get_logger("atrium.message")
 
 SUB_KEY = "systemNotify"
 SUCCESS = 800
-_PENDING = "atrium.message.after_commit"
 
 
 def notify_key(tenant_id: int, user_id: int, system_code: str) -> str:
@@ -30,30 +25,6 @@ def notify_key(tenant_id: int, user_id: int, system_code: str) -> str:
 
 def frame(data: dict[str, Any]) -> dict[str, Any]:
     return {"code": SUCCESS, "subKey": SUB_KEY, "data": data}
-
-
-def _run_pending(db: Session) -> None:
-    for fn in db.info.pop(_PENDING, []):
-        try:
-            fn()
-        except Exception:  # a failed push must not turn a committed change into an error
-            log.exception("after-commit action failed")
-
-
-def _drop_pending(db: Session) -> None:
-    db.info.pop(_PENDING, None)
-
-
-def after_commit(fn: Callable[[], None]) -> None:
-    """Run `fn` once the current session commits; forget it if the session rolls back."""
-    db = session()
-    pending = db.info.get(_PENDING)
-    if pending is None:
-        db.info[_PENDING] = pending = []
-        if not event.contains(db, "after_commit", _run_pending):
-            event.listen(db, "after_commit", _run_pending)
-            event.listen(db, "after_soft_rollback", lambda s, _t: _drop_pending(s))
-    pending.append(fn)
 
 
 def send(keys_and_data: list[tuple[str, dict[str, Any]]]) -> None:

@@ -26,7 +26,7 @@ from atrium.plugins.message import directory, push, unread
 from atrium.plugins.message.content import PLAIN_LIMIT, check_and_clean, plain_text, sanitise
 from atrium.plugins.message.models import READ, UNREAD, Inbox, Letter
 from atrium.sdk.context import current_context, tenant_scope
-from atrium.sdk.db import session, utcnow
+from atrium.sdk.db import after_commit, session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.services import services
 
@@ -157,8 +157,8 @@ def send_message(
               "preview": preview})
             for r in rows
         ]
-        push.after_commit(lambda: unread.invalidate(tid, recipients))
-        push.after_commit(lambda: push.send(frames))
+        after_commit(lambda: unread.invalidate(tid, recipients))
+        after_commit(lambda: push.send(frames))
         services().emit("message_sent", tenant_id=tid, user_id=sender_id, letter_id=letter.id,
                         system_code=code, recipients=recipients)
         return SentLetter(letter.id, len(recipients), code)
@@ -192,7 +192,7 @@ def push_logout(tenant_id: int, user_id: int) -> None:
     with _db(tenant_id):
         frames = [(push.notify_key(tenant_id, user_id, code), {"action": "logout"})
                   for code in directory.system_codes(tenant_id)]
-        push.after_commit(lambda: push.send(frames))
+        after_commit(lambda: push.send(frames))
 
 
 # -- the inbox ----------------------------------------------------------------
@@ -254,7 +254,7 @@ def _owned(ids: list[int], system_codes: list[str]) -> list[int]:
 
 def _changed() -> None:
     tid, uid = _me()
-    push.after_commit(lambda: unread.invalidate(tid, [uid]))
+    after_commit(lambda: unread.invalidate(tid, [uid]))
 
 
 def set_read(ids: Iterable[Any], system_codes: list[str], read: bool) -> int:

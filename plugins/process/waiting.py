@@ -10,20 +10,17 @@ its timers, so the scan finds waiting instances through one index.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.task import Task
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 
 from atrium.plugins.process import bpmn, engine
 from atrium.plugins.process.models import ProcessInstance
 from atrium.sdk import current_context
-from atrium.sdk.db import session, utcnow
+from atrium.sdk.db import after_commit, utcnow
 from atrium.sdk.services import services
 
 log = structlog.get_logger("atrium.process")
@@ -31,32 +28,6 @@ log = structlog.get_logger("atrium.process")
 HTTP_KEY = "atrium_http"
 #: how long an attempt handed to the queue may go without an answer before it is handed over again
 LEASE = timedelta(seconds=120)
-_PENDING = "process_after_commit"
-
-
-def after_commit(fn: Callable[[], object]) -> None:
-    """Run ``fn`` once the current session commits (a job must not see the state before it is stored);
-    forgotten if the session rolls back."""
-    db = session()
-    pending = db.info.get(_PENDING)
-    if pending is None:
-        db.info[_PENDING] = pending = []
-        if not event.contains(db, "after_commit", _run_pending):
-            event.listen(db, "after_commit", _run_pending)
-            event.listen(db, "after_soft_rollback", _drop_pending)
-    pending.append(fn)
-
-
-def _run_pending(db: Session) -> None:
-    for fn in db.info.pop(_PENDING, None) or []:
-        try:
-            fn()
-        except Exception:  # the step is committed; the scan hands the attempt over again after LEASE
-            log.exception("process job not submitted")
-
-
-def _drop_pending(db: Session, _transaction: Any) -> None:
-    db.info.pop(_PENDING, None)
 
 
 def _iso(value: datetime) -> str:
