@@ -257,3 +257,24 @@ def test_bad_variables_are_refused_and_nothing_starts(
     assert undeployed["code"] == 800
     answer = applicant.post(f"{API}/instance/start", json={"modelId": "draft"})
     assert answer["code"] == 409 and "no deployed version" in answer["msg"]
+
+
+def test_my_pending_pages_newest_first_with_the_total(
+    boss: Any, tenant: int, member: Callable[..., Any]
+) -> None:
+    applicant, manager, director = _people(tenant, member)
+    deployed(boss, "expense", approval("expense", manager.user_id, director.user_id))
+    started = [start(applicant, "expense", amount=i)["processId"] for i in range(5)]
+
+    def page(num: int) -> dict[str, Any]:
+        body: dict[str, Any] = applicant.ok("POST", f"{API}/my/pending", json={"pageNum": num, "pageSize": 2})
+        return body
+
+    pages = [page(n) for n in (1, 2, 3)]
+    assert [p["total"] for p in pages] == [5, 5, 5]
+    assert [len(p["list"]) for p in pages] == [2, 2, 1]
+    shown = [t["processId"] for p in pages for t in p["list"]]
+    assert shown == list(reversed(started))  # newest first, each once
+    assert page(4) == {"list": [], "total": 5}  # past the end: nothing, the total still told
+    complete(applicant, pages[0]["list"][0]["taskId"])
+    assert page(1)["total"] == 4
