@@ -668,27 +668,33 @@ def _mine(status: str) -> Any:
 def my_tasks(status: str, page: int, size: int) -> dict[str, Any]:
     """My pending (open tasks I may do) or my upcoming (the next tasks that will reach me), newest first.
 
-    The page's task ids and the total come from one pass over my tasks (a window count); only the page's
-    rows are then joined to their instances."""
+    The page's task ids are found among my tasks alone; only those rows are then joined to their
+    instances (joining first makes the database join every task of mine before it keeps a page)."""
     db = session()
     cond = _mine(status)
-    found = db.execute(
-        select(ProcessTask.id, func.count().over())
-        .where(cond)
-        .order_by(ProcessTask.id.desc())
-        .offset((page - 1) * size)
-        .limit(size)
-    ).all()
-    if not found:  # a page past the end: the total still counts
-        total = db.execute(select(func.count()).select_from(ProcessTask).where(cond)).scalar_one()
-        return {"list": [], "total": total}
-    rows = db.execute(
-        select(ProcessTask, ProcessInstance)
-        .join(ProcessInstance, ProcessInstance.id == ProcessTask.instance_id)
-        .where(ProcessTask.id.in_([task_id for task_id, _ in found]))
-        .order_by(ProcessTask.id.desc())
-    ).all()
-    return {"list": [task_out(t, i) for t, i in rows], "total": found[0][1]}
+    total = db.execute(select(func.count()).select_from(ProcessTask).where(cond)).scalar_one()
+    ids = (
+        db.execute(
+            select(ProcessTask.id)
+            .where(cond)
+            .order_by(ProcessTask.id.desc())
+            .offset((page - 1) * size)
+            .limit(size)
+        )
+        .scalars()
+        .all()
+    )
+    rows = (
+        db.execute(
+            select(ProcessTask, ProcessInstance)
+            .join(ProcessInstance, ProcessInstance.id == ProcessTask.instance_id)
+            .where(ProcessTask.id.in_(ids))
+            .order_by(ProcessTask.id.desc())
+        ).all()
+        if ids
+        else []
+    )
+    return {"list": [task_out(t, i) for t, i in rows], "total": total}
 
 
 def my_processes(status: str, page: int, size: int) -> dict[str, Any]:
