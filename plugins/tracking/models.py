@@ -25,7 +25,8 @@ class Base(DeclarativeBase):
 
 
 SIGN_INS = text(f"event_type = {SIGN_IN}")
-"""The sign-in rows: two partial indexes (platform, tenant) count today's live without reading the rest."""
+"""The sign-in rows: two partial indexes (platform, tenant) count today's live without reading the rest.
+Queries use this same text (a constant, not a bound value), so the databases match them to the indexes."""
 
 
 class TrackingEvent(TenantScoped, Base):

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Date, and_, case, delete, func, insert, literal, literal_column, select, text
+from sqlalchemy import Date, and_, case, delete, func, insert, literal, select, text
 
 from atrium.plugins.tracking.buffer import Buffer
 from atrium.plugins.tracking.bulk import write_rows
@@ -20,6 +20,7 @@ from atrium.plugins.tracking.models import (
     BUTTON_CLICK,
     PAGE_VISIT,
     SIGN_IN,
+    SIGN_INS,
     DailyApp,
     DailyMenu,
     DailyTenant,
@@ -320,16 +321,12 @@ def platform_view() -> bool:
     return current_context().require_user().is_super_admin
 
 
-SIGN_IN_ROWS = TrackingEvent.event_type == literal_column(str(SIGN_IN))
-"""Written as a constant, not a parameter, so the databases match it to the partial index of sign-ins."""
-
-
 def _sign_ins_today(db: Any, tenant_id: int | None) -> int:
     """Today's sign-ins counted live (the written rows of today, read from their partial index, and those
     still queued), so a sign-in shows at once rather than after the next rollup run."""
     start = datetime.combine(utcnow().date(), datetime.min.time())
     written = db.execute(
-        select(func.count()).select_from(TrackingEvent).where(TrackingEvent.at >= start, SIGN_IN_ROWS)
+        select(func.count()).select_from(TrackingEvent).where(TrackingEvent.at >= start, SIGN_INS)
     ).scalar()
     queued = buffer().pending_where(
         lambda row: row["event_type"] == SIGN_IN and (tenant_id is None or row["tenant_id"] == tenant_id)
