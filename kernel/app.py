@@ -19,11 +19,11 @@ from starlette.staticfiles import StaticFiles
 from atrium.kernel.api import kernel_routers
 from atrium.kernel.api.qrcode import make_qrcode_ws_endpoint
 from atrium.kernel.config import Settings, get_settings
-from atrium.kernel.http import envelope, make_endpoint
+from atrium.kernel.http import Endpoint, envelope, make_endpoint
 from atrium.kernel.logs import configure_logging
 from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
-from atrium.kernel.routing import ExactPathRouter
+from atrium.kernel.routing import DirectEndpoints, ExactPathRouter
 from atrium.kernel.runtime import Kernel
 from atrium.kernel.security_headers import FRAME_ANCESTORS
 from atrium.kernel.websocket import make_ws_endpoint
@@ -176,14 +176,16 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
             await kernel.stop()
 
     configure_logging(settings.log_json)
+    router = ExactPathRouter(routes, lifespan=lifespan)
     app = Starlette(
         routes=routes,
         middleware=[
             Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel),
+            Middleware(DirectEndpoints, router=router, direct=Endpoint),
         ],
         lifespan=lifespan,
     )
-    app.router = ExactPathRouter(routes, lifespan=lifespan)
+    app.router = router
     app.state.kernel = kernel
     app.state.route_specs = specs
     return app

@@ -6,7 +6,9 @@ import inspect
 import itertools
 import json
 import os
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 import orjson
 import redis
@@ -14,7 +16,7 @@ import structlog
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DataError, DBAPIError
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
@@ -93,9 +95,30 @@ def unavailable(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and (exc.connection_invalidated or exc.statement is None)
 
 
+async def whole_body(request: Request) -> bytes:
+    """The request's body, refused once it grows past `MAX_JSON_BODY`: read from the ASGI messages as they
+    come (the usual small body is one message), without Starlette's stream generator."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_JSON_BODY:
+            raise BadRequest("error.body_too_large")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    request._body = body  # read again through Starlette (`request.body()`), it answers the same bytes
+    return body
+
+
 async def read_payload(request: Request) -> Any:
     """JSON or form body; `{"params": {...}}` is unwrapped unless the model has a `params` field."""
-    ctype = request.headers.get("content-type", "")
+    ctype = (current_context().headers or request.headers).get("content-type", "")
     if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
         form = await request.form()
         fields: dict[str, Any] = {}
@@ -107,15 +130,34 @@ async def read_payload(request: Request) -> Any:
             else:
                 fields[key] = [fields[key], value]
         return fields
-    body = await request.body()
-    if len(body) > MAX_JSON_BODY:
-        raise BadRequest("error.body_too_large")
+    body = await whole_body(request)
     if not body.strip():
         return {}
     try:
-        return json.loads(body)  # not orjson: it reads integers beyond 64 bits as floats, silently
+        # not orjson: it reads integers beyond 64 bits as floats, silently; decoded first, as JSON between
+        # systems is UTF-8 (a byte-order mark is dropped), so the parser need not guess the encoding
+        return json.loads(body.decode("utf-8-sig"))
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser goes
         raise BadRequest("error.bad_json") from exc
+
+
+#: query strings up to this length have their parse kept: the hot pages ask with the same few each time
+_KEPT_QUERY = 256
+
+
+@lru_cache(maxsize=1024)
+def _kept_query(raw: bytes) -> tuple[tuple[str, str], ...]:
+    return tuple(parse_qsl(raw.decode("latin-1"), keep_blank_values=True))
+
+
+def query_fields(raw: bytes) -> dict[str, str]:
+    """The query string as a dict, read as `QueryParams` reads it (a name given twice: its last value)."""
+    pairs = (
+        _kept_query(raw)
+        if len(raw) <= _KEPT_QUERY
+        else parse_qsl(raw.decode("latin-1"), keep_blank_values=True)
+    )
+    return dict(pairs)
 
 
 def unwrap(payload: Any, model: type[BaseModel]) -> Any:
@@ -175,7 +217,7 @@ class Endpoint:
                 if name in self.params:
                     kwargs[name] = value
             if spec.query is not None:
-                kwargs["query"] = spec.query.model_validate(dict(request.query_params))
+                kwargs["query"] = spec.query.model_validate(query_fields(request.scope["query_string"]))
             if spec.body is not None:
                 payload = await read_payload(request)
                 kwargs["body"] = spec.body.model_validate(unwrap(payload, spec.body))

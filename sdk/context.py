@@ -51,9 +51,9 @@ class RequestContext:
     unscoped: bool = False
 
     def require_user(self) -> SessionUser:
-        from atrium.sdk.errors import NotLoggedIn
-
         if self.user is None:
+            from atrium.sdk.errors import NotLoggedIn
+
             raise NotLoggedIn()
         return self.user
 

@@ -6,8 +6,9 @@ import base64
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -81,6 +82,11 @@ class TokenPair:
 class CachedSession:
     user: SessionUser
     expires_at: datetime
+    #: `expires_at` (naive UTC) as seconds since the epoch, compared with `time.time()` on every request
+    deadline: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deadline", self.expires_at.replace(tzinfo=UTC).timestamp())
 
 
 def issue_tokens(
@@ -201,7 +207,7 @@ class Authenticator:
             if cached is None:
                 return None
             local.put(SESSIONS, h, cached)
-        if cached.expires_at < utcnow():
+        if cached.deadline < time.time():
             return None
         return cast(CachedSession, cached)
 
@@ -209,10 +215,11 @@ class Authenticator:
         """The signed-in user of a request; an expired access token is renewed with a valid refresh token."""
         if ctx.user is not None:
             return ctx.user
-        token = conn.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        headers = ctx.headers or conn.headers  # the middleware's dict of them: no second parse
+        token = headers.get("authorization", "").removeprefix("Bearer ").strip()
         sess = await self.session_for(token) if token else None
         if sess is None:
-            refresh = conn.headers.get("refreshauthorization", "").strip()
+            refresh = headers.get("refreshauthorization", "").strip()
             if not refresh:
                 return None
             try:
