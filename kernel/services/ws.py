@@ -4,15 +4,26 @@ through the pub/sub so a send from any process reaches sockets held by every pro
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import defaultdict
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 from atrium.sdk.services import PubSub
 
 SEND_CHANNEL = "ws.send"
 CLOSE_CHANNEL = "ws.close"
+
+
+def _encoded(payload: dict[str, Any]) -> str:
+    """A frame's text as Starlette's `send_json` writes it (compact, UTF-8), through orjson; what orjson
+    refuses (integers beyond 64 bits) goes through the standard encoder."""
+    try:
+        return orjson.dumps(payload).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
 def ws_key(sub_key: str, tenant_id: int, user_id: int, system_code: str) -> str:
@@ -66,18 +77,23 @@ class Hub:
         return sum(len(s) for s in self.by_user.values())
 
     async def _on_send(self, message: dict[str, Any]) -> None:
+        """Each payload held by this process is encoded once and written to its sockets; a batch for
+        thousands of keys, most of them held by other processes, costs one dict lookup per key."""
         items = message["batch"] if "batch" in message else [(message["key"], message["payload"])]
-        deliveries = [
-            self._deliver(ws, payload) for key, payload in items for ws in list(self.by_key.get(key, ()))
-        ]
+        deliveries = []
+        for key, payload in items:
+            sockets = self.by_key.get(key)
+            if sockets:
+                text = _encoded(payload)
+                deliveries += [self._deliver(ws, text) for ws in list(sockets)]
         if deliveries:
             await asyncio.gather(*deliveries)
 
     @staticmethod
-    async def _deliver(ws: WebSocket, payload: dict[str, Any]) -> None:
+    async def _deliver(ws: WebSocket, text: str) -> None:
         try:
             if ws.application_state == WebSocketState.CONNECTED:
-                await ws.send_json(payload)
+                await ws.send({"type": "websocket.send", "text": text})
         except Exception:  # a socket closing while we write is not an error of the sender
             pass
 

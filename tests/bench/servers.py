@@ -57,7 +57,7 @@ class Server:
     process: subprocess.Popen[bytes]
 
 
-def uvicorn_cmd(app: str, port: int) -> list[str]:
+def uvicorn_cmd(app: str, port: int, workers: int = 1) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -68,7 +68,7 @@ def uvicorn_cmd(app: str, port: int) -> list[str]:
         "--port",
         str(port),
         "--workers",
-        "1",
+        str(workers),
         "--log-level",
         "warning",
         "--no-access-log",
@@ -77,8 +77,9 @@ def uvicorn_cmd(app: str, port: int) -> list[str]:
 
 @contextmanager
 def platform_server(
-    database_url: str = "", redis_url: str = "", extra_env: dict[str, str] | None = None
+    database_url: str = "", redis_url: str = "", extra_env: dict[str, str] | None = None, workers: int = 1
 ) -> Iterator[Server]:
+    """The platform on a free port with demo data; ``workers`` server processes share the port."""
     var = Path(tempfile.mkdtemp(prefix="atrium-bench-"))
     env = {
         **os.environ,
@@ -99,7 +100,7 @@ def platform_server(
         stdout=subprocess.DEVNULL,
     )
     port = free_port()
-    proc = subprocess.Popen(uvicorn_cmd("atrium.kernel.asgi:app", port), env=env, cwd=ROOT)
+    proc = subprocess.Popen(uvicorn_cmd("atrium.kernel.asgi:app", port, workers), env=env, cwd=ROOT)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/api/openapi.json")
         yield Server(f"http://127.0.0.1:{port}", env, proc)
