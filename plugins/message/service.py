@@ -18,9 +18,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 
 from atrium.plugins.message import directory, push, unread
 from atrium.plugins.message.content import PLAIN_LIMIT, check_and_clean, plain_text, sanitise
@@ -148,12 +148,13 @@ def send_message(
         recipients = sorted(_recipients(tid, users, role_ids, to_tenant))
         if not recipients:
             raise BadRequest("message:nobody")
-        letter, rows = store_letter(code, clean, recipients, sender_id, sent_at or utcnow(),
+        when = sent_at or utcnow()
+        letter, rows = store_letter(code, clean, recipients, sender_id, when,
                                     {"users": users, "roles": role_ids, "tenant": bool(to_tenant)})
-        preview = plain_text(clean, PLAIN_LIMIT)
+        preview, sent = plain_text(clean, PLAIN_LIMIT), iso(when)
         frames = [
             (push.notify_key(tid, r.user_id, code),
-             {"action": "message", "msgInstanceId": str(r.id), "systemCode": code, "sendTime": iso(r.sent_at),
+             {"action": "message", "msgInstanceId": str(r.id), "systemCode": code, "sendTime": sent,
               "preview": preview})
             for r in rows
         ]
@@ -164,8 +165,22 @@ def send_message(
         return SentLetter(letter.id, len(recipients), code)
 
 
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """A recipient's inbox row as written: its id is the `msgInstanceId` a push carries."""
+
+    id: int
+    user_id: int
+    sent_at: datetime
+
+
+_INBOX = cast(Table, Inbox.__table__)
+#: each row answers its id with its user (a letter reaches a user once), so batches need not keep their order
+_INSERT_INBOX = insert(_INBOX).returning(_INBOX.c.id, _INBOX.c.user_id)
+
+
 def store_letter(system_code: str, clean: str, recipients: list[int], sender_id: int | None, when: datetime,
-                 audience: dict[str, Any]) -> tuple[Letter, list[Inbox]]:
+                 audience: dict[str, Any]) -> tuple[Letter, list[Delivered]]:
     """Write a letter and its inbox rows in the current tenant, telling no one (demo data, imports).
 
     `clean` must come from :func:`check_and_clean`; :func:`send_message` is what callers normally use.
@@ -175,11 +190,16 @@ def store_letter(system_code: str, clean: str, recipients: list[int], sender_id:
                     recipient_count=len(recipients), sent_at=when)
     db.add(letter)
     db.flush()
-    rows = [Inbox(letter_id=letter.id, user_id=u, system_code=system_code, read_status=UNREAD, sent_at=when)
-            for u in recipients]
-    db.add_all(rows)
-    db.flush()
-    return letter, rows
+    if not recipients:
+        return letter, []
+    # The inbox rows go in as one multi-row insert on the session's connection, past the ORM's unit of work
+    # (a letter to a whole tenant is thousands of rows); they name the letter's tenant themselves.
+    written = db.connection().execute(_INSERT_INBOX, [
+        {"tenant_id": letter.tenant_id, "letter_id": letter.id, "user_id": u, "system_code": system_code,
+         "read_status": UNREAD, "read_at": None, "sent_at": when}
+        for u in recipients
+    ])
+    return letter, [Delivered(i, u, when) for i, u in written]
 
 
 def push_logout(tenant_id: int, user_id: int) -> None:
