@@ -12,6 +12,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+import orjson
 import redis
 import redis.asyncio as aioredis
 import structlog
@@ -61,6 +62,22 @@ class MemoryPubSub(_Fanout):
             asyncio.run_coroutine_threadsafe(self.deliver(channel, message), loop)
 
 
+def _encoded(message: dict[str, Any]) -> bytes:
+    """orjson for speed (a letter to a whole tenant is one message of thousands of frames); what it refuses
+    (keys that are not strings, integers beyond 64 bits) goes through the standard encoder."""
+    try:
+        return orjson.dumps(message, default=str)
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(message, default=str).encode()
+
+
+def _decoded(data: bytes) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:  # the NaN and Infinity the standard encoder writes
+        return json.loads(data)
+
+
 class RedisPubSub(_Fanout):
     def __init__(self, url: str, prefix: str = "atrium:ps:") -> None:
         super().__init__()
@@ -95,7 +112,7 @@ class RedisPubSub(_Fanout):
                         continue
                     channel = item["channel"].decode()[len(self.prefix) :]
                     try:
-                        message = json.loads(item["data"])
+                        message = _decoded(item["data"])
                     except ValueError:
                         continue
                     await self.deliver(channel, message)
@@ -123,4 +140,4 @@ class RedisPubSub(_Fanout):
         self.sync.close()
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
-        self.sync.publish(self.prefix + channel, json.dumps(message, default=str))
+        self.sync.publish(self.prefix + channel, _encoded(message))

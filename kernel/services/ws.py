@@ -3,7 +3,6 @@ through the pub/sub so a send from any process reaches sockets held by every pro
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import defaultdict
 from typing import Any
@@ -78,16 +77,18 @@ class Hub:
 
     async def _on_send(self, message: dict[str, Any]) -> None:
         """Each payload held by this process is encoded once and written to its sockets; a batch for
-        thousands of keys, most of them held by other processes, costs one dict lookup per key."""
+        thousands of keys, most of them held by other processes, costs one dict lookup per key.
+
+        The writes are awaited one after another, not gathered: uvicorn's socket write only hands the
+        frame to the transport's buffer (it never waits for the peer), so a task per socket would cost
+        more than the write itself."""
         items = message["batch"] if "batch" in message else [(message["key"], message["payload"])]
-        deliveries = []
         for key, payload in items:
             sockets = self.by_key.get(key)
             if sockets:
                 text = _encoded(payload)
-                deliveries += [self._deliver(ws, text) for ws in list(sockets)]
-        if deliveries:
-            await asyncio.gather(*deliveries)
+                for ws in list(sockets):
+                    await self._deliver(ws, text)
 
     @staticmethod
     async def _deliver(ws: WebSocket, text: str) -> None:

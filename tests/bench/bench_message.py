@@ -47,6 +47,8 @@ WRK_SECONDS = 5
 WRK_ROUNDS = 3
 INBOX = "/api/message/iotBaseMessageLogController"
 PASSWORD = "Bench0pass"
+#: a push frame's preview, in the compact JSON the hub writes
+PREVIEW = re.compile(r'"preview":"([^"]*)"')
 
 
 def raise_open_files(wanted: int = 32768) -> None:
@@ -125,11 +127,13 @@ class Sockets:
         await asyncio.gather(*(one(u) for u in users for _ in range(PAGES_PER_USER)))
 
     async def listen(self, ws: Any) -> None:
+        """Finds the round's tag in each frame's text: the client shares the machine's two cores with the
+        servers it measures, so it reads as little as it can."""
         try:
             async for raw in ws:
                 now = time.perf_counter()
-                frame = json.loads(raw)
-                tag = (frame.get("data") or {}).get("preview", "")
+                found = PREVIEW.search(raw)
+                tag = found.group(1) if found else ""
                 for fut in self.waiting.get(tag, ()):
                     if not fut.done():
                         fut.set_result(now)
