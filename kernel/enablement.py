@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from atrium.kernel.models import PluginState
+from atrium.sdk.context import current_context
 
 if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
@@ -21,10 +22,15 @@ class Enablement:
     def _states(self, tenant_id: int) -> dict[str, bool]:
         cached = self.kernel.local.get(SPACE, tenant_id)
         if cached is None:
-            with self.kernel.engine.connect() as conn:
-                rows = conn.execute(
-                    select(PluginState.plugin, PluginState.enabled).where(PluginState.tenant_id == tenant_id)
-                ).all()
+            query = select(PluginState.plugin, PluginState.enabled).where(PluginState.tenant_id == tenant_id)
+            db = current_context().db
+            if db is not None:
+                # Inside a request's session (a hook during sign-in, say), read through its connection: a
+                # second one per request lets a burst of such requests take the whole pool and wait for it.
+                rows = db.connection().execute(query).all()
+            else:
+                with self.kernel.engine.connect() as conn:
+                    rows = conn.execute(query).all()
             cached = {p: bool(e) for p, e in rows}
             self.kernel.local.put(SPACE, tenant_id, cached)
         return cached  # type: ignore[no-any-return]
