@@ -361,3 +361,29 @@ def test_a_hash_made_with_heavier_parameters_is_replaced_at_sign_in(client, user
     renewed = get_user(uid).password_hash
     assert renewed.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
     assert login_body(client, account, password)["code"] == 800
+
+
+def test_sign_in_needs_no_second_database_connection(client, kernel, monkeypatch):
+    """A sign-in's hooks read plugin enablement through the sign-in's own session: a burst of sign-ins
+    can't hold the whole pool while each waits for a second connection."""
+    import threading
+
+    from atrium.kernel.enablement import SPACE
+
+    engine = type(kernel.engine)
+    real_connect = engine.connect
+    taken: list[int] = []
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        taken.append(threading.get_ident())
+        return real_connect(self, *args, **kwargs)
+
+    client.encrypt("Alice@123")  # the key pair made before counting
+    kernel.local.drop(SPACE)
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "connect", counted)
+        body = client.login("alice", "Alice@123")
+    assert body["code"] == 800, body
+    assert kernel.local.get(SPACE, ACME) is not None
+    per_thread = {t: taken.count(t) for t in taken}
+    assert max(per_thread.values()) == 1, per_thread
