@@ -1,3 +1,10 @@
 const { createHostConfig } = require('@atrium/sdk/webpack');
 
-module.exports = (_env, argv = {}) => createHostConfig({ dir: __dirname, mode: argv.mode || 'production' });
+// index.html starts the async boundary's chunks, and with a session cookie the signed-in layout's, together
+// with the shared libraries they use, beside the entry script.
+module.exports = (_env, argv = {}) =>
+  createHostConfig({
+    dir: __dirname,
+    mode: argv.mode || 'production',
+    earlyChunks: { always: ['bootstrap'], withCookie: ['layout'], cookie: 'Atrium-Token' },
+  });

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { Button, Result, Spin } from 'antd';
-import { bus, request, session, useSession, useT } from '@atrium/sdk';
+import { Spin } from 'antd';
+import { bus, request, session, useSession } from '@atrium/sdk';
 import { bootstrapSession } from './api';
 import { store, useStore } from './store';
+import { BootError } from './pages/errorPages';
 
 export function FullPageSpin() {
   return (
@@ -42,7 +43,6 @@ async function trySsoRefresh(): Promise<boolean> {
 
 /** The navigation guard (spec 4). */
 export function Guard() {
-  const t = useT();
   const location = useLocation();
   const navigate = useNavigate();
   const { token } = useSession();
@@ -98,14 +98,7 @@ export function Guard() {
   }
   if (!ready) {
     if (bootError) {
-      return (
-        <Result
-          status="error"
-          title={t('error.bootFailed')}
-          subTitle={bootError}
-          extra={<Button type="primary" onClick={() => store.set({ bootError: undefined, ready: false })}>{t('common.retry')}</Button>}
-        />
-      );
+      return <BootError message={bootError} onRetry={() => store.set({ bootError: undefined, ready: false })} />;
     }
     return <FullPageSpin />;
   }

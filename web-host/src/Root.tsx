@@ -6,7 +6,7 @@ import { useStore } from './store';
 import { useAntdLocale } from './locale';
 import { setCssVars } from './styles';
 import { Guard } from './Guard';
-import { NotFound } from './pages/Errors';
+import { NotFound } from './pages/errorPages';
 import { loadLayout } from './layout/load';
 import { FullPageSpin } from './Guard';
 import { ssoRoutes } from './sso';

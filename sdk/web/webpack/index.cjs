@@ -50,19 +50,9 @@ function antdComponents() {
 
 /** Writes the barrel that `antd` resolves to (into `node_modules/.cache`), answering its path. */
 function antdBarrel(dir) {
-  const fs = require('node:fs');
-  const out = path.join(dir, 'node_modules', '.cache', 'atrium-antd');
   const lines = antdComponents().map(({ name, dir: d }) => `export { default as ${name} } from 'antd/es/${d}';`);
   lines.push('export const unstableSetRender = () => undefined;');
-  const text = `${lines.join('\n')}\n`;
-  // Rewritten only when it changes, so that webpack's file-system cache stays valid between builds.
-  const writeIfChanged = (file, content) => {
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) fs.writeFileSync(file, content);
-    return file;
-  };
-  fs.mkdirSync(out, { recursive: true });
-  writeIfChanged(path.join(out, 'package.json'), '{"name":"atrium-antd","private":true,"sideEffects":false}\n');
-  return writeIfChanged(path.join(out, 'index.js'), text);
+  return writeCachePackage(dir, 'atrium-antd', `${lines.join('\n')}\n`);
 }
 
 /** react-router's package exports name only its development build for bundlers; production builds take the
@@ -70,6 +60,43 @@ function antdBarrel(dir) {
 function reactRouterProduction() {
   const manifest = resolveFrom('react-router/package.json');
   return path.join(path.dirname(manifest), 'dist', 'production', 'index.mjs');
+}
+
+/**
+ * What the shared `react-router` provides: its declarative API. The host draws one `HistoryRouter`, under which
+ * the data-router, framework and server APIs (loaders, fetchers, `<Form>`, `<Scripts>`, RSC) cannot work, so they
+ * are left out and the shared module is a third of the whole package. A name missing here is `undefined` in a
+ * remote that imports it.
+ */
+const REACT_ROUTER_EXPORTS = [
+  'BrowserRouter', 'HashRouter', 'MemoryRouter', 'Router', 'unstable_HistoryRouter', 'Routes', 'Route', 'Link',
+  'NavLink', 'Navigate', 'Outlet', 'NavigationType', 'createRoutesFromChildren', 'createRoutesFromElements',
+  'renderMatches', 'useHref', 'useInRouterContext', 'useLinkClickHandler', 'useLocation', 'useMatch', 'useNavigate',
+  'useNavigationType', 'useOutlet', 'useOutletContext', 'useParams', 'useResolvedPath', 'useRoutes',
+  'useSearchParams', 'useBeforeUnload', 'createPath', 'parsePath', 'createSearchParams', 'generatePath', 'matchPath',
+  'matchRoutes', 'resolvePath', 'isRouteErrorResponse', 'UNSAFE_LocationContext', 'UNSAFE_NavigationContext',
+  'UNSAFE_RouteContext', 'UNSAFE_DataRouterContext', 'UNSAFE_DataRouterStateContext', 'UNSAFE_createBrowserHistory',
+  'UNSAFE_createHashHistory', 'UNSAFE_createMemoryHistory', 'UNSAFE_invariant',
+];
+
+/** Writes a package of generated source into `node_modules/.cache/<name>` (only when it changes, so that
+ * webpack's file-system cache stays valid between builds), answering its index path. */
+function writeCachePackage(dir, name, text) {
+  const fs = require('node:fs');
+  const out = path.join(dir, 'node_modules', '.cache', name);
+  const writeIfChanged = (file, content) => {
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) fs.writeFileSync(file, content);
+    return file;
+  };
+  fs.mkdirSync(out, { recursive: true });
+  writeIfChanged(path.join(out, 'package.json'), `{"name":"${name}","private":true,"sideEffects":false}\n`);
+  return writeIfChanged(path.join(out, 'index.js'), text);
+}
+
+/** The module the host provides as `react-router` (see REACT_ROUTER_EXPORTS). */
+function reactRouterBarrel(dir) {
+  const from = JSON.stringify(reactRouterProduction());
+  return writeCachePackage(dir, 'atrium-react-router', `export { ${REACT_ROUTER_EXPORTS.join(', ')} } from ${from};\n`);
 }
 
 /** Shared packages the host's own code may never import: provided all the same, from their resolved file
@@ -80,13 +107,17 @@ function packageVersion(pkg) {
   return require(resolveFrom(`${pkg}/package.json`)).version;
 }
 
-/** Module Federation `shared` for the host (it provides every singleton) or a remote (import: false). */
-function sharedConfig(kind) {
+/** Module Federation `shared` for the host (it provides every singleton, from `dir`'s build) or a remote
+ * (import: false). */
+function sharedConfig(kind, dir = process.cwd()) {
   const shared = {};
   const add = (key, range, extra = {}) => {
     const entry = { singleton: true, requiredVersion: range, strictVersion: false, ...extra };
     if (kind === 'remote') entry.import = false;
-    else if (PROVIDED_BY_PATH.has(key) || key.startsWith('antd/')) {
+    else if (key === 'react-router') {
+      entry.import = reactRouterBarrel(dir);
+      entry.version = packageVersion(key);
+    } else if (PROVIDED_BY_PATH.has(key) || key.startsWith('antd/')) {
       entry.import = resolveFrom(key);
       entry.version = packageVersion(key.split('/')[0]);
     }
@@ -119,6 +150,59 @@ function swcRule(mode) {
   };
 }
 
+/** The packages under every antd component (its config, theme, style engine and the rc-component basics): one
+ * chunk, which any page drawing antd needs whole, instead of a hundred small ones each a request of its own. */
+const ANTD_BASE = new RegExp(
+  [
+    // not the locale packs, each a chunk of its own loaded for the active language
+    'antd/es/(_util|config-provider|theme|style|version)/',
+    'antd/es/locale/(?![a-z]{2}_[A-Z]{2}\\.js)',
+    '@ant-design/(cssinjs|cssinjs-utils|fast-color|colors)/',
+    '@rc-component/(util|motion|trigger|portal|resize-observer|context)/',
+    '@babel/runtime/',
+    '@emotion/',
+    'stylis/',
+    'clsx/',
+    'throttle-debounce/',
+    'react-is/',
+    'is-mobile/',
+  ]
+    .map((p) => `[\\/]node_modules[\\/]${p}`)
+    .join('|'),
+);
+
+/** The antd components the signed-in shell draws on every page (navbar, sidebar, tabs, home's cards, antd's
+ * `App` with its message, notification and modal hooks) and the rc-components under them: one chunk as well. */
+const ANTD_SHELL = new RegExp(
+  [
+    'antd/es/(app|modal|message|notification|button|menu|tabs|dropdown|badge|avatar|tooltip|popover|spin|skeleton|card|grid|row|col|tag|empty|statistic|typography|input|auto-complete|select|space)/',
+    '@rc-component/(menu|tabs|dropdown|tooltip|overflow|virtual-list|select|input|textarea|dialog|notification)/',
+  ]
+    .map((p) => `[\\/]node_modules[\\/]${p}`)
+    .join('|'),
+);
+
+/** The host's async chunks: React with ReactDOM, i18next with react-i18next, antd's base and the shell's antd
+ * components each in one chunk; what other antd components have in common in chunks of their own, however
+ * small (see ANTD_BASE). */
+function hostSplitChunks() {
+  const group = (name, test, priority) => ({ name, test, priority, chunks: 'async', enforce: true, reuseExistingChunk: true });
+  return {
+    chunks: 'async',
+    minSize: 0,
+    maxAsyncRequests: 100,
+    cacheGroups: {
+      react: group('react', /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, 30),
+      i18n: group('i18n', /[\\/]node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements)[\\/]/, 30),
+      // the fifty icons antd's components draw come to less together than the small chunks they would
+      // otherwise be split into
+      antdIcons: group('antd-icons', /[\\/]node_modules[\\/]@ant-design[\\/]icons(-svg)?[\\/]/, 25),
+      antdBase: group('antd-base', ANTD_BASE, 20),
+      antdShell: group('antd-shell', ANTD_SHELL, 15),
+    },
+  };
+}
+
 function baseConfig({ dir, mode, entry, host = false }) {
   const production = mode !== 'development';
   return {
@@ -127,7 +211,7 @@ function baseConfig({ dir, mode, entry, host = false }) {
           // The host provides every antd component as its own shared module: the internals they have in
           // common get chunks of their own, however small, rather than a copy in each component's chunk.
           // A remote's small modules common to a shared package and its own code are split out too.
-          splitChunks: host ? { chunks: 'async', minSize: 0, maxAsyncRequests: 100 } : { chunks: 'async', minSize: 20000 },
+          splitChunks: host ? hostSplitChunks() : { chunks: 'async', minSize: 20000 },
           // swc's minifier: the host provides every antd component as its own chunk, and terser would take
           // minutes over them.
           minimizer: [
@@ -178,9 +262,10 @@ function federationPlugin(options) {
 
 /**
  * The host: provides every shared singleton, loads remotes only at run time (no static `remotes`),
- * emits index.html into `dist/`, served by the kernel at `/` with SPA fallback.
+ * emits index.html into `dist/`, served by the kernel at `/` with SPA fallback. `earlyChunks` (see
+ * earlyChunks.cjs) names the chunk groups that index.html starts downloading beside the entry.
  */
-function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', name = 'atrium_host', entry, template } = {}) {
+function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', name = 'atrium_host', entry, template, earlyChunks } = {}) {
   const HtmlWebpackPlugin = require('html-webpack-plugin');
   const config = baseConfig({ dir, mode, entry, host: true });
   config.output = {
@@ -192,9 +277,10 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
     clean: true,
   };
   config.plugins = [
-    federationPlugin({ name, remotes: {}, shared: sharedConfig('host') }),
+    federationPlugin({ name, remotes: {}, shared: sharedConfig('host', dir) }),
     new HtmlWebpackPlugin({ template: template || path.join(dir, 'public/index.html'), inject: 'body', scriptLoading: 'defer' }),
   ];
+  if (earlyChunks) config.plugins.push(new (require('./earlyChunks.cjs').EarlyChunks)(earlyChunks));
   return config;
 }
 

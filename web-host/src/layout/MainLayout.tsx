@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { App, Drawer } from 'antd';
+import { App } from 'antd';
 import {
   HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, permissions, setPageContext, tabKey,
   useT, type ShellApi,
@@ -17,6 +17,8 @@ import { menuTitle, tabTitle } from './titles';
 import { useDevice } from './useDevice';
 
 // Dialogs, drawers and the side toolbar are downloaded the first time they are needed.
+// On phones the sidebar is a drawer: antd's Drawer is not downloaded on a desktop.
+const MobileSidebar = lazy(() => import(/* webpackChunkName: "mobile" */ './MobileSidebar').then((m) => ({ default: m.MobileSidebar })));
 const SideToolbar = lazy(() => import(/* webpackChunkName: "toolbar" */ './SideToolbar').then((m) => ({ default: m.SideToolbar })));
 const PasswordModal = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/PasswordModal').then((m) => ({ default: m.PasswordModal })));
 const ThemeDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/ThemeDrawer').then((m) => ({ default: m.ThemeDrawer })));
@@ -79,7 +81,6 @@ export function MainLayout() {
   const manifest = useStore((s) => s.manifest);
   const tabs = useStore((s) => s.tabs);
   const device = useStore((s) => s.device);
-  const sidebarOpened = useStore((s) => s.sidebarOpened);
   const fullscreenFlag = useStore((s) => s.fullscreen);
   const theme = useStore((s) => s.theme);
   const chatOpen = useStore((s) => s.chatOpen);
@@ -178,16 +179,9 @@ export function MainLayout() {
         <div className="at-body">
           {!fullscreen && !mobile && <Sidebar />}
           {!fullscreen && mobile && (
-            <Drawer
-              placement="left"
-              open={sidebarOpened}
-              onClose={() => store.set({ sidebarOpened: false })}
-              size={260}
-              styles={{ body: { padding: 0 } }}
-              closable={false}
-            >
-              <Sidebar inDrawer />
-            </Drawer>
+            <Suspense fallback={null}>
+              <MobileSidebar />
+            </Suspense>
           )}
           <div className="at-main" style={chatOpen && !mobile ? { flex: '1 1 0', minWidth: 0 } : undefined}>
             {!fullscreen && <TabStrip activeKey={activeKey} closeTab={closeTab} />}

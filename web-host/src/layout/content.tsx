@@ -3,7 +3,7 @@ import { Spin } from 'antd';
 import { UNSAFE_LocationContext, UNSAFE_RouteContext, NavigationType, type Location } from 'react-router';
 import type { Manifest, ManifestPlugin, MenuItem } from '@atrium/sdk';
 import { Home } from '../pages/Home';
-import { NoPermission, NotFound, NotInstalled } from '../pages/Errors';
+import { NoPermission, NotFound, NotInstalled } from '../pages/errorPages';
 import { appForPath, pluginForPath } from '../plugins/registry';
 import type { MenuIndex } from '../menus';
 import { SSO_ADMIN_PATH, SsoAdminPage } from '../sso';

@@ -43,3 +43,16 @@ export function NotInstalled({ app }: { app?: string }) {
     </Page>
   );
 }
+
+/** The session could not be restored (the server did not answer the first calls). */
+export function BootError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const t = useT();
+  return (
+    <Result
+      status="error"
+      title={t('error.bootFailed')}
+      subTitle={message}
+      extra={<Button type="primary" onClick={onRetry}>{t('common.retry')}</Button>}
+    />
+  );
+}
