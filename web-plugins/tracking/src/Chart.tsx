@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
 
-/** An echarts chart; echarts itself is fetched when the first chart is drawn. */
+/** An echarts chart; the chart engine is fetched when the first chart is drawn. */
 export function Chart({ option, height = 260, label }: { option: Record<string, unknown>; height?: number; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let chart: { setOption: (o: unknown) => void; resize: () => void; dispose: () => void } | undefined;
     let alive = true;
     const onResize = () => chart?.resize();
-    void import('echarts').then((echarts) => {
+    void import(/* webpackChunkName: "echarts" */ './echartsEngine').then((engine) => {
       if (!alive || !ref.current) return;
-      chart = echarts.init(ref.current);
+      chart = engine.init(ref.current);
       chart.setOption(option);
       window.addEventListener('resize', onResize);
     });
