@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, type BuildContext } from './echartsOptions';
 import { echartsTexts, type InspectedNode } from './inspect';
+import { scheduleDraw } from './drawQueue';
 
 export interface ChartClick {
   dimensionList: DimensionRef[];
@@ -36,37 +37,52 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
     if (!node) return undefined;
     const { option } = built;
     node.dataset.rendered = '0';
+    let cancel = () => undefined as void;
+    const draw = (engine: typeof import('./engines/echarts')) => {
+      if (!alive) return;
+      try {
+        const first = !chart.current;
+        if (!chart.current) {
+          chart.current = engine.init(node, undefined, { renderer: 'canvas' });
+          // the instance on its node: browser tests find a point's pixel with convertToPixel
+          (node as unknown as { __chart?: unknown }).__chart = chart.current;
+          const drawn = chart.current;
+          (node as InspectedNode).atriumChart = { engine: 'echarts', option: () => drawn.getOption(), texts: () => echartsTexts(drawn) };
+          chart.current.on('click', (p: any) => {
+            const d = p?.data || {};
+            const ev = p?.event?.event as MouseEvent | undefined;
+            const rect = node.getBoundingClientRect();
+            clickRef.current?.({
+              dimensionList: Array.isArray(d.dimensionList) ? d.dimensionList : [],
+              quotaList: Array.isArray(d.quotaList) ? d.quotaList : [],
+              x: ev ? ev.clientX - rect.left : rect.width / 2,
+              y: ev ? ev.clientY - rect.top : rect.height / 2,
+            });
+          });
+          chart.current.on('finished', () => {
+            node.dataset.rendered = '1';
+          });
+        }
+        // the first draw shows the chart finished at once (no pie sweep, no symbols popping in); later
+        // options (filters, drill, linkage) still animate from it
+        chart.current.setOption(first ? { ...option, animation: false } : option, true);
+      } catch (err) {
+        node.dataset.error = String((err as Error)?.message || err);
+      }
+    };
     (async () => {
       const engine = await import(/* webpackChunkName: "echarts" */ './engines/echarts');
       if (view.type === 'map') await engine.ensureMap();
       if (!alive) return;
-      if (!chart.current) {
-        chart.current = engine.init(node, undefined, { renderer: 'canvas' });
-        // the instance on its node: browser tests find a point's pixel with convertToPixel
-        (node as unknown as { __chart?: unknown }).__chart = chart.current;
-        const drawn = chart.current;
-        (node as InspectedNode).atriumChart = { engine: 'echarts', option: () => drawn.getOption(), texts: () => echartsTexts(drawn) };
-        chart.current.on('click', (p: any) => {
-          const d = p?.data || {};
-          const ev = p?.event?.event as MouseEvent | undefined;
-          const rect = node.getBoundingClientRect();
-          clickRef.current?.({
-            dimensionList: Array.isArray(d.dimensionList) ? d.dimensionList : [],
-            quotaList: Array.isArray(d.quotaList) ? d.quotaList : [],
-            x: ev ? ev.clientX - rect.left : rect.width / 2,
-            y: ev ? ev.clientY - rect.top : rect.height / 2,
-          });
-        });
-        chart.current.on('finished', () => {
-          node.dataset.rendered = '1';
-        });
-      }
-      chart.current.setOption(option, true);
+      // a chart already drawn redraws at once (a filter, drill or linkage); a first draw waits its turn
+      if (chart.current) draw(engine);
+      else cancel = scheduleDraw(node, () => draw(engine));
     })().catch((err) => {
       node.dataset.error = String(err?.message || err);
     });
     return () => {
       alive = false;
+      cancel();
     };
   }, [view, built]);
 
@@ -81,7 +97,9 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
     };
     measure();
     const ro = new ResizeObserver(() => {
-      chart.current?.resize();
+      const c = chart.current;
+      // the first notification comes with the size the chart was drawn at: no second draw for it
+      if (c && (c.getWidth() !== node.clientWidth || c.getHeight() !== node.clientHeight)) c.resize();
       measure();
     });
     ro.observe(node);

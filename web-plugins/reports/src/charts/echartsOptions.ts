@@ -643,6 +643,8 @@ export function buildEchartsOption(view: ChartView, data: ChartData, build: Buil
   }
   Object.assign(option, FIRST_DRAW);
   const series = Array.isArray(option.series) ? option.series : [];
+  // some series bring their own first-draw duration (pie: a second), which the option's does not override
+  for (const one of series) if (one && one.animationDuration === undefined) one.animationDuration = FIRST_DRAW.animationDuration;
   const seriesCount = view.type === 'radar' ? (series[0]?.data?.length ?? 0) : series.length;
   return { option, seriesCount };
 }

@@ -1,11 +1,11 @@
-import { lazy, Suspense, type CSSProperties, type ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { commonBackground, scaleBox, type Box } from '../model/layout';
 import type { PanelComponent } from '../model/types';
 import { ViewCard } from './ViewCard';
 import { Widget } from '../widgets/Widget';
 import { RichText, Picture, Video, Clock, Rect } from './statics';
-
-const TabsBox = lazy(() => import('./TabsBox'));
+// in the panel's chunk: a Suspense boundary here would hold back the views on the first tab
+import TabsBox from './TabsBox';
 
 /** The body of a component by its type (spec 2.3). */
 export function ComponentBody({ component, box }: { component: PanelComponent; box: Box }) {
@@ -13,7 +13,7 @@ export function ComponentBody({ component, box }: { component: PanelComponent; b
   const type = c.type || '';
   if (type === 'view') return <ViewCard component={c} height={box.height} />;
   if (type === 'custom' || type === 'custom-button') return <Widget component={c} />;
-  if (type === 'de-tabs') return <Suspense fallback={null}><TabsBox component={c} box={box} /></Suspense>;
+  if (type === 'de-tabs') return <TabsBox component={c} box={box} />;
   if (type === 'v-text') return <RichText component={c} />;
   if (type === 'picture' || c.component === 'Picture') return <Picture component={c} />;
   if (type === 'video' || c.component === 'de-video') return <Video component={c} />;

@@ -10,6 +10,8 @@ import type { FilterItem, PanelComponent, PanelDetail, PanelStyle } from '../mod
 import { widgetKind } from '../model/filters';
 import { ComponentBox } from './ComponentBox';
 import { PanelContext, PanelStore, flatten, isWidget } from './store';
+import { firstShownViews } from './prefetch';
+import { loadChart } from '../charts/loaders';
 
 export interface PanelViewProps {
   panel: PanelDetail;
@@ -64,7 +66,13 @@ export function stackedBoxes(components: PanelComponent[], width: number): { box
 }
 
 export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
-  const store = useMemo(() => new PanelStore(buildEnv(panel, access, signedIn), track || []), [panel, access, signedIn, track]);
+  const store = useMemo(() => {
+    const s = new PanelStore(buildEnv(panel, access, signedIn), track || []);
+    // the data calls and the chart chunks start now, not after the layout is measured and the views mounted
+    s.calls.start(firstShownViews(s.env.components), s.state);
+    loadChart('echarts').catch(() => undefined);
+    return s;
+  }, [panel, access, signedIn, track]);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
 

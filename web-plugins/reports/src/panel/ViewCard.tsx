@@ -4,12 +4,11 @@
  * handles clicks (drill, linkage, jump), the details dialog and the export.
  */
 import { App, Button, Spin, Tooltip } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { api, type DataBody } from '../api';
 import { fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
 import type { ChartClick } from '../charts/EchartsChart';
 import { nextSort, tablePageSize, TABLE_KINDS, type TableColumn } from '../charts/tables';
-import { filtersForView } from '../model/filters';
 import { clickActions, drillStep, linkageFilters, needsMenu, type ClickAction } from '../model/jump';
 import type { ChartData, ChartView, DrillItem, PanelComponent } from '../model/types';
 import { useRT } from '../i18n';
@@ -19,9 +18,9 @@ import { runJump } from './jumping';
 import { DetailsDialog } from './DetailsDialog';
 import { exportViews } from './exporting';
 import { EXPORT_BUTTON, useExportGranted } from './exportGrant';
-
-const EchartsChart = lazy(() => import(/* webpackChunkName: "chart-echarts" */ '../charts/EchartsChart'));
-const AntvChart = lazy(() => import(/* webpackChunkName: "chart-antv" */ '../charts/AntvChart'));
+import { dataBody } from './dataBody';
+import { engineOf, preloadFor } from '../charts/loaders';
+import { useChart } from '../charts/useChart';
 
 const NO_DRILL: DrillItem[] = [];
 
@@ -67,15 +66,16 @@ export interface ChartBodyProps {
 export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
   const { t, locale } = useRT();
   const build = useMemo(() => ({ mobile: isMobile(), panelChart, locale }), [panelChart, locale]);
-  if (isTextKind(view.type)) return <TextBody view={view} data={data} panelChart={panelChart} />;
+  const text = isTextKind(view.type);
   const empty = !data.series?.length || (!data.x?.length && !data.series.some((s) => s.data?.some(Boolean)));
+  const chart = useChart(text || empty ? null : engineOf(view.render));
+  if (text) return <TextBody view={view} data={data} panelChart={panelChart} />;
   if (empty) return <div className="rpt-empty" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: '#8d97ab' }}>{t('view.noData')}</div>;
-  const Chart = view.render === 'antv' ? AntvChart : EchartsChart;
-  return (
-    <Suspense fallback={<div style={{ height: '100%' }} />}>
-      <Chart view={view} data={data} build={build} onClick={onClick} />
-    </Suspense>
-  );
+  if (chart.failed) return <div className="rpt-view-error" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: '#d4380d' }}>{t('view.failed')}</div>;
+  const Chart = chart.component;
+  if (Chart) return <Chart view={view} data={data} build={build} onClick={onClick} />;
+  // the chart's place while its engine loads: a chart not drawn yet, for whoever waits for the drawing
+  return <div className="rpt-chart" data-engine={engineOf(view.render)} data-kind={view.type} style={{ width: '100%', height: '100%' }} />;
 }
 
 /** Text labels (spec 2.3): one value large, or label: value lines. */
@@ -143,10 +143,21 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
 
   useEffect(() => {
     let alive = true;
-    api.view(viewId, env.panelId, env.access).then((v) => alive && setDef(v)).catch(() => undefined);
+    store.calls
+      .view(viewId)
+      .then((v) => {
+        if (!alive) return;
+        setDef(v);
+        // a g2plot view starts that engine's chunks, a map its map, with its definition, before its data arrives
+        if (v && !isTable(v.type) && !isTextKind(v.type)) preloadFor(v);
+      })
+      .catch(() => undefined);
     return () => {
       alive = false;
     };
+    // the designer makes a new store when its components change: the definition is asked again only for another
+    // view or panel
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [viewId, env.panelId, env.access]);
 
   const view = result || def;
@@ -155,28 +166,17 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const pageSize = styles && isTable(type) ? tablePageSize(styles.attr, view?.pageSize) : undefined;
   const sizeFromAttr = styles && isObject(styles.attr.size) && styles.attr.size.tablePageSize ? pageSize : undefined;
 
-  const body: DataBody = useMemo(() => {
-    const b: DataBody = {
-      filter: filtersForView(Object.values(applied).flat(), viewId),
-      linkageFilters: linkage[viewId]?.filters || [],
-      urlFilter: filtersForView(track, viewId),
-      drill: drill.map((d) => ({ fieldId: d.fieldId, value: d.value })),
-      queryFrom: 'panel',
-      cache: true,
-      goPage: page,
-    };
-    if (sizeFromAttr) b.pageSize = sizeFromAttr;
-    if (sort && sort.order !== 'none') b.sort = [{ fieldId: sort.fieldId || '', key: sort.key, sort: sort.order }];
-    if (env.access?.user !== undefined && env.access?.user !== null) b.user = env.access.user;
-    return b;
-  }, [applied, linkage, track, drill, page, sort, sizeFromAttr, viewId, env.access]);
+  const body: DataBody = useMemo(
+    () => dataBody(viewId, { applied, linkage, track }, drill, { page, sort, pageSize: sizeFromAttr }, env.access),
+    [applied, linkage, track, drill, page, sort, sizeFromAttr, viewId, env.access],
+  );
   const bodyKey = JSON.stringify(body);
 
   useEffect(() => {
     let alive = true;
     setLoading(true);
-    api
-      .data(viewId, env.panelId, body, env.access)
+    const answer = (epoch === 0 && store.calls.takeData(viewId, bodyKey)) || api.data(viewId, env.panelId, body, env.access);
+    answer
       .then((r) => {
         if (!alive) return;
         // spec 4: success only when the code is 800 and success is true

@@ -7,6 +7,7 @@ import type { Access } from '../api';
 import { filtersForView, initialValue, emptyValue, widgetFilters, widgetKind } from '../model/filters';
 import type { JumpMap, LinkageInfo } from '../model/jump';
 import type { DrillItem, FilterItem, PanelComponent, PanelStyle } from '../model/types';
+import { ViewPrefetch } from './prefetch';
 
 export interface PanelState {
   values: Record<string, unknown>;
@@ -43,10 +44,13 @@ type Listener = () => void;
 export class PanelStore {
   state: PanelState;
   env: PanelEnv;
+  /** The views' first calls, started with the panel (see `ViewPrefetch`). */
+  readonly calls: ViewPrefetch;
   private listeners = new Set<Listener>();
 
   constructor(env: PanelEnv, track: FilterItem[] = []) {
     this.env = env;
+    this.calls = new ViewPrefetch(env.panelId, env.access);
     const values: Record<string, unknown> = {};
     const applied: Record<string, FilterItem[]> = {};
     for (const w of env.widgets) {

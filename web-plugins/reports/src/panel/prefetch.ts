@@ -1,0 +1,62 @@
+/**
+ * A panel's first calls, started as soon as its definition is known: each view's definition and its first
+ * getData, all in parallel, while React is still laying the panel out. A view takes its answer once when it
+ * asks with the same body; anything else (a later page, a filter, a table's own page size) calls again.
+ */
+import { api, type Access } from '../api';
+import { tabContent } from '../model/layout';
+import type { ChartView, PanelComponent } from '../model/types';
+import { dataBody, FIRST_QUERY } from './dataBody';
+import type { PanelState } from './store';
+
+/** The views drawn when the panel opens: those on it and those on each tabs widget's first tab (the
+ * other tabs stay lazy). */
+export function firstShownViews(components: PanelComponent[]): string[] {
+  const out: string[] = [];
+  const walk = (list: PanelComponent[]) => {
+    for (const c of list) {
+      if (!c || typeof c !== 'object') continue;
+      if (c.type === 'view' && c.propValue?.viewId) out.push(String(c.propValue.viewId));
+      const first = c.type === 'de-tabs' ? c.options?.tabList?.[0] : undefined;
+      if (first) walk(tabContent(first.content));
+    }
+  };
+  walk(components);
+  return Array.from(new Set(out));
+}
+
+const quiet = <T,>(p: Promise<T>): Promise<T> => {
+  p.catch(() => undefined);
+  return p;
+};
+
+export class ViewPrefetch {
+  private defs = new Map<string, Promise<ChartView>>();
+  private data = new Map<string, { key: string; answer: Promise<ChartView> }>();
+
+  constructor(private panelId: string, private access: Access | undefined) {}
+
+  start(viewIds: string[], state: PanelState): void {
+    const fresh = viewIds.filter((id) => !this.data.has(id) && !this.defs.has(id));
+    // the data first: the browser opens few connections per server, and the charts wait for the data
+    for (const viewId of fresh) {
+      const body = dataBody(viewId, state, [], FIRST_QUERY, this.access);
+      this.data.set(viewId, { key: JSON.stringify(body), answer: quiet(api.data(viewId, this.panelId, body, this.access)) });
+    }
+    for (const viewId of fresh) this.defs.set(viewId, quiet(api.view(viewId, this.panelId, this.access)));
+  }
+
+  /** The view's definition: the one started with the panel (once), else a new call. */
+  view(viewId: string): Promise<ChartView> {
+    const started = this.defs.get(viewId);
+    this.defs.delete(viewId);
+    return started || api.view(viewId, this.panelId, this.access);
+  }
+
+  /** The answer started with the panel when `key` is the body it was asked with (once), else undefined. */
+  takeData(viewId: string, key: string): Promise<ChartView> | undefined {
+    const started = this.data.get(viewId);
+    this.data.delete(viewId);
+    return started && started.key === key ? started.answer : undefined;
+  }
+}
