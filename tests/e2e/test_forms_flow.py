@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import secrets
 from pathlib import Path
 
 import openpyxl
@@ -206,7 +207,8 @@ def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # typ
     sign_in(page, base)
     page.goto(base + "/form-design")
     page.get_by_test_id("design-new").click(timeout=LOAD)
-    page.get_by_test_id("design-code").fill("every-kind")
+    code = f"every-kind-{secrets.token_hex(3)}"  # a run tried again starts afresh
+    page.get_by_test_id("design-code").fill(code)
     page.get_by_test_id("design-name").fill("Every kind")
     for kind in KINDS:
         page.get_by_test_id(f"add-{kind}").click()
@@ -214,9 +216,9 @@ def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # typ
     page.get_by_test_id("options-12").fill("item,qty")  # the sub-table's columns
     page.get_by_test_id("required-0").check()
     page.get_by_test_id("design-publish").click()
-    expect(page.get_by_text("Version 1 published")).to_be_visible()
+    expect(page.get_by_text("Version 1 published")).to_be_visible(timeout=15_000)
 
-    page.goto(base + "/dynamic-form/render/every-kind?layoutId=L2")
+    page.goto(f"{base}/dynamic-form/render/{code}?layoutId=L2")
     expect(page.get_by_test_id("schema-form")).to_be_visible(timeout=LOAD)
     for i, kind in enumerate(KINDS, start=1):
         if kind in ("section", "divider"):

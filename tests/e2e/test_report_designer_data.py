@@ -159,18 +159,26 @@ def drag(page: Page, source: str, target: str) -> None:
 
 
 def keyboard_drag(page: Page, source: str, target: str) -> None:
-    """Picks the item up with Space, moves it with the arrow keys (25 px a press) onto the target, drops."""
+    """Picks the item up with Space, moves it with the arrow keys (25 px a press) onto the target, drops. The
+    target is measured once the drag has started (the zones open up then), and the last presses go up or
+    down until the target says the item is over it."""
+    zone = page.get_by_test_id(target)
     a = page.get_by_test_id(source).bounding_box()
-    b = page.get_by_test_id(target).bounding_box()
-    assert a and b
     page.get_by_test_id(source).focus()
     page.keyboard.press("Space")
+    b = zone.bounding_box()
+    assert a and b
     dx = (b["x"] + 20) - (a["x"] + 10)
     dy = (b["y"] + b["height"] / 2) - (a["y"] + a["height"] / 2)
     for _ in range(round(abs(dx) / 25)):
         page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
     for _ in range(round(abs(dy) / 25)):
         page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    for key in ["ArrowDown"] * 3 + ["ArrowUp"] * 6:
+        if zone.get_attribute("data-over") == "true":
+            break
+        page.keyboard.press(key)
+    expect(zone).to_have_attribute("data-over", "true")
     page.keyboard.press("Space")
 
 
@@ -199,6 +207,10 @@ def test_view_editor_from_the_designer(page: Page, live_server):  # type: ignore
     )
     expect(preview).to_have_attribute("data-state", "ready")
     expect(preview.locator(".rpt-chart")).to_be_visible()
+    # the chart drawn (its library loads beside the data): the keyboard drag below measures the page first
+    page.wait_for_function(
+        "() => !!document.querySelector('[data-testid=view-preview] .rpt-chart')?.atriumChart", timeout=30_000
+    )
 
     # the record count, dropped with the keyboard, counts
     keyboard_drag(page, "field-count", "zone-yaxis")

@@ -16,6 +16,7 @@ export function DropZone({ zone, accepts, children, empty }: { zone: Zone; accep
       <div
         ref={setNodeRef}
         data-testid={`zone-${zone}`}
+        data-over={isOver ? 'true' : undefined}
         style={{
           minHeight: 34,
           padding: 4,
