@@ -145,19 +145,16 @@ async def read_payload(request: Request) -> Any:
 _KEPT_QUERY = 256
 
 
-@lru_cache(maxsize=1024)
-def _kept_query(raw: bytes) -> tuple[tuple[str, str], ...]:
+def _query_pairs(raw: bytes) -> tuple[tuple[str, str], ...]:
     return tuple(parse_qsl(raw.decode("latin-1"), keep_blank_values=True))
+
+
+_kept_query_pairs = lru_cache(maxsize=1024)(_query_pairs)
 
 
 def query_fields(raw: bytes) -> dict[str, str]:
     """The query string as a dict, read as `QueryParams` reads it (a name given twice: its last value)."""
-    pairs = (
-        _kept_query(raw)
-        if len(raw) <= _KEPT_QUERY
-        else parse_qsl(raw.decode("latin-1"), keep_blank_values=True)
-    )
-    return dict(pairs)
+    return dict(_kept_query_pairs(raw) if len(raw) <= _KEPT_QUERY else _query_pairs(raw))
 
 
 def unwrap(payload: Any, model: type[BaseModel]) -> Any:

@@ -62,13 +62,14 @@ class MemoryPubSub(_Fanout):
             asyncio.run_coroutine_threadsafe(self.deliver(channel, message), loop)
 
 
-def _encoded(message: dict[str, Any]) -> bytes:
-    """orjson for speed (a letter to a whole tenant is one message of thousands of frames); what it refuses
-    (keys that are not strings, integers beyond 64 bits) goes through the standard encoder."""
+def compact_json(value: Any) -> bytes:
+    """Compact UTF-8 JSON through orjson, for speed (a letter to a whole tenant is one message of thousands
+    of frames); what it refuses (keys that are not strings, integers beyond 64 bits) goes through the
+    standard encoder, written the same way."""
     try:
-        return orjson.dumps(message, default=str)
+        return orjson.dumps(value, default=str)
     except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(message, default=str).encode()
+        return json.dumps(value, default=str, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _decoded(data: bytes) -> Any:
@@ -140,4 +141,4 @@ class RedisPubSub(_Fanout):
         self.sync.close()
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
-        self.sync.publish(self.prefix + channel, _encoded(message))
+        self.sync.publish(self.prefix + channel, compact_json(message))

@@ -3,26 +3,16 @@ through the pub/sub so a send from any process reaches sockets held by every pro
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
-import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
+from atrium.kernel.services.pubsub import compact_json
 from atrium.sdk.services import PubSub
 
 SEND_CHANNEL = "ws.send"
 CLOSE_CHANNEL = "ws.close"
-
-
-def _encoded(payload: dict[str, Any]) -> str:
-    """A frame's text as Starlette's `send_json` writes it (compact, UTF-8), through orjson; what orjson
-    refuses (integers beyond 64 bits) goes through the standard encoder."""
-    try:
-        return orjson.dumps(payload).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
 def ws_key(sub_key: str, tenant_id: int, user_id: int, system_code: str) -> str:
@@ -86,7 +76,7 @@ class Hub:
         for key, payload in items:
             sockets = self.by_key.get(key)
             if sockets:
-                text = _encoded(payload)
+                text = compact_json(payload).decode()  # as Starlette's `send_json` writes it
                 for ws in list(sockets):
                     await self._deliver(ws, text)
 

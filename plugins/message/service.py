@@ -171,7 +171,6 @@ class Delivered:
 
     id: int
     user_id: int
-    sent_at: datetime
 
 
 _INBOX = cast(Table, Inbox.__table__)
@@ -199,7 +198,7 @@ def store_letter(system_code: str, clean: str, recipients: list[int], sender_id:
          "read_status": UNREAD, "read_at": None, "sent_at": when}
         for u in recipients
     ])
-    return letter, [Delivered(i, u, when) for i, u in written]
+    return letter, [Delivered(i, u) for i, u in written]
 
 
 def push_logout(tenant_id: int, user_id: int) -> None:
