@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import crypto, datasets, shape
+from atrium.plugins.reports import crypto, datasets, hotpath, shape
 from atrium.plugins.reports.fields import RECORD_COUNT_ID, FieldInfo, record_count_field
 from atrium.plugins.reports.filters import Condition, condition
 from atrium.plugins.reports.models import Dataset
@@ -188,7 +188,10 @@ def view_data(
         hit = cache.get(key)
         if hit is not None:
             return {**_public_view(view), **hit}
-    answer = compute(view, ds or datasets.get_dataset(dataset["id"]), req)
+    field_list: list[FieldInfo] | None = None
+    if ds is None:
+        ds, field_list = hotpath.dataset_at(dataset)
+    answer = compute(view, ds, req, field_list)
     cache.set(key, answer, ttl=report_settings().cache_ttl)
     return {**_public_view(view), **answer}
 
@@ -197,8 +200,11 @@ def _public_view(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "version"}
 
 
-def compute(view: dict[str, Any], ds: Dataset, req: DataRequest) -> dict[str, Any]:
-    field_list = datasets.fields_of(ds.id)
+def compute(
+    view: dict[str, Any], ds: Dataset, req: DataRequest, field_list: list[FieldInfo] | None = None
+) -> dict[str, Any]:
+    if field_list is None:
+        field_list = datasets.fields_of(ds.id)
     fields = {f.id: f for f in field_list}
     kind = view.get("type", "bar")
     view_id = view.get("id")

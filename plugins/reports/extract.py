@@ -7,9 +7,11 @@ the file they started with, and the swap is one committed update. The two newest
 
 from __future__ import annotations
 
+import itertools
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,45 @@ def close() -> None:
             _db = None
 
 
+class Watchdog:
+    """Interrupts queries that run past their time limit: one thread for every query of the process, where a
+    timer per query would start (and stop) a thread each time."""
+
+    def __init__(self) -> None:
+        self._due: dict[int, tuple[float, Callable[[], None]]] = {}
+        self._tickets = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, seconds: float, interrupt: Callable[[], None]) -> int:
+        ticket = next(self._tickets)
+        with self._changed:
+            self._due[ticket] = (time.monotonic() + seconds, interrupt)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="duckdb-watchdog", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+        return ticket
+
+    def release(self, ticket: int) -> None:
+        with self._changed:
+            self._due.pop(ticket, None)
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for ticket, (at, interrupt) in list(self._due.items()):
+                    if at <= now:
+                        del self._due[ticket]
+                        interrupt()
+                soonest = min((at for at, _ in self._due.values()), default=now + 60.0)
+                self._changed.wait(max(soonest - now, 0.001))
+
+
+_watchdog = Watchdog()
+
+
 def compile_duckdb(stmt: Any) -> tuple[str, list[Any]]:
     compiled = stmt.compile(dialect=DIALECT, compile_kwargs={"render_postcompile": True})
     return compiled.string, [compiled.params[k] for k in compiled.positiontup or []]
@@ -94,8 +135,7 @@ def query(
     sql, params = compile_duckdb(make(rel))
     limit = timeout or report_settings().query_timeout
     con = _database().cursor()
-    timer = threading.Timer(limit, con.interrupt)
-    timer.start()
+    ticket = _watchdog.watch(limit, con.interrupt)
     try:
         cur = con.execute(sql, params)
         keys = [d[0] for d in cur.description or []]
@@ -105,7 +145,7 @@ def query(
     except duckdb.Error as exc:
         raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
     finally:
-        timer.cancel()
+        _watchdog.release(ticket)
         con.close()
     return keys, rows
 

@@ -9,12 +9,15 @@ minute as a safety net.
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from atrium.plugins.reports import viewdef
+from atrium.plugins.reports.fields import FieldInfo
 from atrium.plugins.reports.models import ChartView, Dataset, Panel, PanelGrant
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
@@ -23,6 +26,9 @@ from atrium.sdk.services import services
 _PENDING = "rpt_touched_tenants"
 BUNDLE_TTL = 60.0
 EPOCH_TTL = 24 * 3600.0
+SNAPSHOTS_KEPT = 256
+_snapshots: OrderedDict[tuple[int | None, str, int], tuple[Dataset, list[FieldInfo]]] = OrderedDict()
+_snapshots_lock = threading.Lock()
 
 
 def _epoch_key(tenant_id: int | None) -> str:
@@ -106,3 +112,33 @@ def bundle(view_id: str, panel_id: str) -> dict[str, Any] | None:
     }
     cache.set(key, found, ttl=BUNDLE_TTL)
     return found
+
+
+def dataset_at(ref: dict[str, Any]) -> tuple[Dataset, list[FieldInfo]]:
+    """The dataset row (a detached copy) and its chosen fields at the version `ref` ({id, version}) names.
+
+    Kept per process by (tenant, id, version): every change of a dataset or of its fields bumps its version
+    in the same transaction, so a kept entry is exactly that version's. An entry is only kept when the
+    dataset's version read before and after its fields is the same, so a change committed in between can
+    not pair one version's fields with another's number.
+    """
+    from atrium.plugins.reports import datasets
+
+    tid = current_context().tenant_id
+    key = (tid, str(ref["id"]), int(ref["version"]))
+    with _snapshots_lock:
+        found = _snapshots.get(key)
+        if found is not None:
+            _snapshots.move_to_end(key)
+            return found
+    row = datasets.get_dataset(key[1])
+    version = row.version
+    fields = datasets.fields_of(row.id)
+    session().refresh(row, ["version"])
+    copy = Dataset(**{c.key: getattr(row, c.key) for c in Dataset.__table__.columns})
+    if row.version == version:
+        with _snapshots_lock:
+            _snapshots[(tid, row.id, version)] = (copy, fields)
+            while len(_snapshots) > SNAPSHOTS_KEPT:
+                _snapshots.popitem(last=False)
+    return copy, fields

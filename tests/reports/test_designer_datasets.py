@@ -191,6 +191,29 @@ def test_views_using_a_deleted_calculated_field_answer_400(admin_client, acme, o
         admin_client.ok("POST", f"/api/dyreport/chart/view/delete/{view['id']}")
 
 
+def test_a_changed_expression_is_read_back_by_saved_views(admin_client, acme, own_dataset):
+    """getData keeps a view's metadata and its dataset's fields between calls: a change of a field is seen
+    on the very next call."""
+    ds_id = own_dataset["id"]
+    double = calc_field(admin_client, ds_id, name="double", expression="amount * 2", role="quota")
+    region = next(f["id"] for f in own_dataset["fields"] if f["originName"] == "region")
+    view = admin_client.ok(
+        "POST",
+        "/api/dyreport/chart/view/save",
+        json={**bar(ds_id, acme.overview, region, double["id"]), "name": "double by region"},
+    )
+    url = f"/api/dyreport/chart/view/getData/{view['id']}/{acme.overview}"
+    try:
+        before = series(admin_client.ok("POST", url, json={}))
+        assert series(admin_client.ok("POST", url, json={})) == before
+        calc_field(admin_client, ds_id, id=double["id"], name="double", expression="amount * 3", role="quota")
+        after = series(admin_client.ok("POST", url, json={}))
+        assert after.keys() == before.keys() and len(after) >= 3
+        assert after == {k: pytest.approx(v * 1.5) for k, v in before.items()}
+    finally:
+        admin_client.ok("POST", f"/api/dyreport/chart/view/delete/{view['id']}")
+
+
 def test_calc_fields_refused_for_users_and_other_tenants(admin_client, client, acme, own_dataset):
     ds_id = own_dataset["id"]
     field = calc_field(admin_client, ds_id, name="double", expression="amount * 2")

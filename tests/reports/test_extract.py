@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from atrium.plugins.reports import demo, extract
+from atrium.plugins.reports import demo, extract, sources
+from atrium.plugins.reports.models import Dataset
 from atrium.sdk.context import unscoped
 from tests.reports import reference as ref
 from tests.reports.conftest import LAST_YEAR as Y
@@ -230,3 +231,15 @@ def test_scheduled_sync_and_visible_errors(admin_client, acme, kernel, tmp_path)
 def test_sync_needs_extract_mode(acme, admin_client):
     body = admin_client.post(f"/api/dyreport/dataset/sync/{acme.dataset_id}")
     assert body["code"] == 400
+
+
+def test_a_query_past_its_time_limit_is_stopped(acme, kernel, synced):
+    """The shared DuckDB database interrupts a query at its limit and answers the next one as usual."""
+    with unscoped(), kernel.db() as db:
+        ds = db.get(Dataset, acme.extract_id)
+        endless = sa.select(sa.text("count(*) FROM range(1000000000000) AS a"))
+        with pytest.raises(sources.SourceTimeout) as stopped:
+            extract.query(ds, [], lambda _rel: endless, timeout=0.2)
+        assert stopped.value.params == {"seconds": 0.2}
+        keys, rows = extract.query(ds, [], lambda _rel: sa.select(sa.literal(7).label("n")), timeout=5)
+        assert keys == ["n"] and rows == [(7,)]
