@@ -13,6 +13,7 @@ handles through its ``atrium_event`` hook.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -20,7 +21,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    SmallInteger,
+    Table,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.sql.selectable import TableValuedAlias
 
 from atrium.plugins.message import directory, push, unread
 from atrium.plugins.message.content import PLAIN_LIMIT, check_and_clean, plain_text, sanitise
@@ -174,8 +188,6 @@ class Delivered:
 
 
 _INBOX = cast(Table, Inbox.__table__)
-#: each row answers its id with its user (a letter reaches a user once), so batches need not keep their order
-_INSERT_INBOX = insert(_INBOX).returning(_INBOX.c.id, _INBOX.c.user_id)
 
 
 def store_letter(system_code: str, clean: str, recipients: list[int], sender_id: int | None, when: datetime,
@@ -191,14 +203,27 @@ def store_letter(system_code: str, clean: str, recipients: list[int], sender_id:
     db.flush()
     if not recipients:
         return letter, []
-    # The inbox rows go in as one multi-row insert on the session's connection, past the ORM's unit of work
-    # (a letter to a whole tenant is thousands of rows); they name the letter's tenant themselves.
-    written = db.connection().execute(_INSERT_INBOX, [
-        {"tenant_id": letter.tenant_id, "letter_id": letter.id, "user_id": u, "system_code": system_code,
-         "read_status": UNREAD, "read_at": None, "sent_at": when}
-        for u in recipients
-    ])
+    # The inbox rows go in past the ORM's unit of work (a letter to a whole tenant is thousands of rows), and
+    # name the letter's tenant themselves.
+    conn = db.connection()
+    ids = _id_rows(conn.dialect.name, recipients)
+    rows = select(literal(letter.tenant_id, BigInteger), literal(letter.id, BigInteger), ids.c.value,
+                  literal(system_code), literal(UNREAD, SmallInteger), literal(when, DateTime))
+    written = conn.execute(
+        insert(_INBOX)
+        .from_select(["tenant_id", "letter_id", "user_id", "system_code", "read_status", "sent_at"], rows)
+        .returning(_INBOX.c.id, _INBOX.c.user_id)
+    )
     return letter, [Delivered(i, u) for i, u in written]
+
+
+def _id_rows(dialect: str, user_ids: list[int]) -> TableValuedAlias:
+    """The user ids as rows of one bound value the database expands (an array on PostgreSQL, a JSON array on
+    SQLite): the insert then costs one statement with one parameter, not one parameter set per row."""
+    if dialect == "postgresql":
+        array = literal(user_ids, postgresql.ARRAY(BigInteger))
+        return func.unnest(array).table_valued("value").render_derived()
+    return func.json_each(json.dumps(user_ids)).table_valued("value")
 
 
 def push_logout(tenant_id: int, user_id: int) -> None:
