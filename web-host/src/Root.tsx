@@ -7,7 +7,7 @@ import { useAntdLocale } from './locale';
 import { setCssVars } from './styles';
 import { Guard } from './Guard';
 import { NotFound } from './pages/errorPages';
-import { loadLayout } from './layout/load';
+import { loadLayout, loadedLayout } from './layout/load';
 import { FullPageSpin } from './Guard';
 import { ssoRoutes } from './sso';
 import { shellHistory } from './layout/routeTabs';
@@ -26,6 +26,14 @@ if (session.isLoggedIn()) void loadLayout();
 
 function L({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageSpin />}>{children}</Suspense>;
+}
+
+/** The signed-in shell: the layout itself when its chunk is already here (it usually is by the time the
+ * session has loaded), its lazy form otherwise. */
+function Shell() {
+  const layout = loadedLayout();
+  if (layout) return <layout.MainLayout />;
+  return <L><MainLayout /></L>;
 }
 
 /** Connects the SDK's request client to antd's message API and the router. */
@@ -108,7 +116,7 @@ export function Root() {
               <Route path="/portal" element={<L><Portal /></L>} />
               <Route path="/portal/news" element={<L><Portal /></L>} />
               <Route path="/dynamic-report/preview/*" element={<L><Portal /></L>} />
-              <Route path="*" element={<L><MainLayout /></L>} />
+              <Route path="*" element={<Shell />} />
             </Route>
           </Routes>
         </HistoryRouter>

@@ -263,9 +263,11 @@ function federationPlugin(options) {
 /**
  * The host: provides every shared singleton, loads remotes only at run time (no static `remotes`),
  * emits index.html into `dist/`, served by the kernel at `/` with SPA fallback. `earlyChunks` (see
- * earlyChunks.cjs) names the chunk groups that index.html starts downloading beside the entry.
+ * earlyChunks.cjs) names the chunk groups that index.html starts downloading beside the entry;
+ * `antdStyles` (see antdStyles.cjs), a module listing the antd components whose styles index.html links as a
+ * stylesheet built with the bundle.
  */
-function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', name = 'atrium_host', entry, template, earlyChunks } = {}) {
+function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', name = 'atrium_host', entry, template, earlyChunks, antdStyles } = {}) {
   const HtmlWebpackPlugin = require('html-webpack-plugin');
   const config = baseConfig({ dir, mode, entry, host: true });
   config.output = {
@@ -281,6 +283,7 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
     new HtmlWebpackPlugin({ template: template || path.join(dir, 'public/index.html'), inject: 'body', scriptLoading: 'defer' }),
   ];
   if (earlyChunks) config.plugins.push(new (require('./earlyChunks.cjs').EarlyChunks)(earlyChunks));
+  if (antdStyles) config.plugins.push(new (require('./antdStyles.cjs').AntdStyles)({ dir, sample: antdStyles }));
   return config;
 }
 
