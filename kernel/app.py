@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -25,7 +23,7 @@ from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
 from atrium.kernel.routing import DirectEndpoints, ExactPathRouter
 from atrium.kernel.runtime import Kernel
-from atrium.kernel.security_headers import FRAME_ANCESTORS
+from atrium.kernel.web_files import BuiltFiles, Framing, SPAStatic, nobody
 from atrium.kernel.websocket import make_ws_endpoint
 from atrium.sdk.context import current_context
 from atrium.sdk.routing import Router, RouteSpec
@@ -48,17 +46,10 @@ def collect_routes(kernel: Kernel) -> list[RouteSpec]:
     return specs
 
 
-Framing = Callable[[str], Awaitable[tuple[str, ...]]]
-
-
-async def _nobody(_path: str) -> tuple[str, ...]:
-    return ()
-
-
 def framing(kernel: Kernel) -> Framing:
     """Which other sites may frame a client route's page, as the plugins answer `atrium_frame_ancestors`."""
     if not kernel.plugins.pm.hook.atrium_frame_ancestors.get_hookimpls():
-        return _nobody
+        return nobody
 
     def ask(path: str) -> tuple[str, ...]:
         for answer in kernel.plugins.call("atrium_frame_ancestors", path=path).values():
@@ -72,41 +63,7 @@ def framing(kernel: Kernel) -> Framing:
     return frame_ancestors
 
 
-HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.(?:js|css|woff2?|png|svg|jpe?g|webp)$")
-
-
-class BuiltFiles(StaticFiles):
-    """A web bundle's files: a file whose name carries its content hash never changes, so browsers keep it
-    for a year without asking again; anything else (index.html, remoteEntry.js) is checked every time."""
-
-    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
-        immutable = HASHED_NAME.search(str(full_path)) is not None
-        response.headers["cache-control"] = "public, max-age=31536000, immutable" if immutable else "no-cache"
-        return response
-
-
-class SPAStatic(BuiltFiles):
-    """The host's built files, with index.html for client-side routes."""
-
-    def __init__(self, *, frame_ancestors: Framing = _nobody, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.frame_ancestors = frame_ancestors
-
-    async def get_response(self, path: str, scope: Any) -> Response:
-        try:
-            response = await super().get_response(path, scope)
-        except Exception:
-            response = Response(status_code=404)
-        if response.status_code == 404 and not path.startswith(("api/", "plugins/", "i18n/")):
-            index = Path(str(self.directory)) / "index.html"
-            if index.exists():
-                scope[FRAME_ANCESTORS] = await self.frame_ancestors(scope.get("path", "/" + path))
-                return FileResponse(index, headers={"cache-control": "no-cache"})
-        return response
-
-
-def web_routes(settings: Settings, frame_ancestors: Framing = _nobody) -> list[BaseRoute]:
+def web_routes(settings: Settings, frame_ancestors: Framing = nobody) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Mount("/i18n", app=StaticFiles(directory=str(settings.i18n_dir), check_dir=False))
     ]

@@ -18,18 +18,10 @@ from typing import Any
 
 from tests.bench.report import report
 from tests.bench.servers import ROOT, platform_server
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 
 DIST = ROOT / "web-plugins" / "reports" / "dist"
 BASELINE_REMOTE = ROOT / "tests" / "e2e" / "fixture_remote" / "dist"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OVERVIEW = "销售总览"
 ROUNDS = 3
 
@@ -122,7 +114,7 @@ def sizes() -> None:
 
 def signed_in(p: Any, base: str) -> tuple[Any, Any, str]:
     """A Chromium page signed in as the demo's administrator: (browser, page, access token)."""
-    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": base}])
     page = ctx.new_page()

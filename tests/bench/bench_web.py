@@ -34,16 +34,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, Response
 
 from tests.bench.report import report
 from tests.bench.servers import ROOT, platform_server
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DIST = ROOT / "web-host" / "dist"
 BUDGET = 500 * 1024
 HOME_BUDGET_MS = 1000

@@ -19,16 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("ATRIUM_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = ROOT / "var" / "artifacts" / "screenshots"
 FIXTURE_REMOTE = Path(__file__).resolve().parent / "fixture_remote"
 

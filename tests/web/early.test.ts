@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import './windowShim';
 import { harness, json } from './helpers';
 import { session, setCookie, configureRequest } from '../../sdk/web/src/index';
-import { earlyFetch, earlyUrls, startEarlyCalls, takeEarly } from '../../web-host/src/early';
+import { earlyFetch, earlyPosts, earlyUrls, startEarlyCalls, takeEarly } from '../../web-host/src/early';
 import { bootstrapSession } from '../../web-host/src/api';
 import { store } from '../../web-host/src/store';
 
@@ -26,6 +26,7 @@ test('the shell boots from the early answers: it uses every one of them and asks
     return answer(String(url));
   };
   session.setTokens('tok-1', 'ref-1');
+  session.setUser({ userId: '1', tenantId: '1001', isSuperAdmin: 0 } as any);
   setCookie('language', 'en-us', 30);
   startEarlyCalls();
   const asked: string[] = [];
@@ -41,10 +42,12 @@ test('the shell boots from the early answers: it uses every one of them and asks
   };
   configureRequest({ fetch: served as typeof fetch });
   await bootstrapSession();
-  const early = earlyUrls('en-us', 'iotAutho');
-  assert.deepEqual(network.sort(), [...early.api, ...early.i18n].sort());
-  assert.deepEqual(taken.sort(), [...early.api].sort(), 'every early call is one the shell makes, with the same URL');
-  const askedAgain = asked.filter((u) => early.api.includes(u));
+  const early = earlyUrls('en-us', 'iotAutho', '1001');
+  const posts = earlyPosts().map(([url]) => url);
+  assert.ok(early.api.some((u) => u.includes('find-tenant-defined') && u.includes('tenantId=1001')));
+  assert.deepEqual(network.sort(), [...early.api, ...early.i18n, ...posts].sort());
+  assert.deepEqual(taken.sort(), [...early.api, ...posts].sort(), 'every early call is one the shell makes, with the same URL and body');
+  const askedAgain = asked.filter((u) => early.api.includes(u) || posts.includes(u));
   assert.deepEqual(askedAgain, []);
   assert.ok(store.get().ready);
   assert.equal(store.get().menus.length, 1);
@@ -67,6 +70,30 @@ test('an early answer is not handed to a request with another token, language or
   assert.ok(takeEarly(url, { headers: base }));
   assert.equal(takeEarly(url, { headers: base }), undefined);
   void earlyFetch;
+});
+
+test('the settings of another tenant than the remembered one, and a POST with another body, go to the server', async () => {
+  harness(() => json({ code: 800, msg: 'ok', data: null }));
+  g.window = { location: { search: '', pathname: '/home' } };
+  g.fetch = async () => json({ code: 800, msg: 'ok', data: null });
+  session.setTokens('tok-4', 'ref-4');
+  session.setUser({ userId: '1', tenantId: '1001', isSuperAdmin: 0 } as any);
+  setCookie('language', 'en-us', 30);
+  startEarlyCalls();
+  const base = { authorization: 'tok-4', language: 'en#us', systemCode: 'iotAutho' };
+  const setting = '/api/base/base-tenant-system/find-tenant-defined?systemCode=iotAutho&tenantId=';
+  assert.equal(takeEarly(`${setting}2002`, { headers: base }), undefined);
+  assert.ok(takeEarly(`${setting}1001`, { headers: base }));
+  const [[url, body]] = earlyPosts();
+  assert.equal(takeEarly(url, { method: 'POST', body: '{"params":{"other":1}}', headers: base }), undefined);
+  assert.equal(takeEarly(url, { headers: base }), undefined, 'a GET is not handed the answer of a POST');
+  assert.ok(takeEarly(url, { method: 'POST', body, headers: base }));
+  assert.equal(takeEarly(url, { method: 'POST', body, headers: base }), undefined);
+});
+
+test('without a remembered tenant the settings are not asked early', () => {
+  session.setUser(undefined);
+  assert.ok(!earlyUrls('en-us', 'iotAutho').api.some((u) => u.includes('find-tenant-defined')));
 });
 
 test('no session cookie, or a token handed over in the URL: nothing starts early', () => {

@@ -4,16 +4,24 @@
  * of the shell asking only once its scripts have run (a waterfall of three round trips after half a
  * second of script loading).
  *
+ * The calls that need the user's tenant (the system's settings) go out with the tenant remembered from
+ * the last visit, and the assistant's switch (a POST) with the body the shell sends: on a cold load they
+ * no longer wait for the user's answer.
+ *
  * This module is part of the entry chunk, so it may not import a shared module (the SDK, React): it reads
- * the session cookie, language and system itself. Each answer is handed out once, to a GET of the same URL
- * with the same token, language and system code; any other request goes to the network as usual, and what
- * is left when the shell has booted is dropped.
+ * the session cookie, language, system and remembered tenant itself. Each answer is handed out once, to a
+ * request of the same method, URL and body with the same token, language and system code; any other
+ * request (another tenant, say) goes to the network as usual, and what is left when the shell has booted
+ * is dropped.
  */
 
 const LOCALES = ['zh-cn', 'zh-tw', 'en-us', 'vi-vn', 'hu-hu'];
 const FALLBACK_LOCALE = 'zh-cn';
 const DEFAULT_SYSTEM = 'iotAutho';
 const FLAGS = ['SHOW_HELPCENTER', 'SHOW_BPM', 'HIDE_THEME_CONTROL', 'DEFAULT_THEMECOLOR'];
+
+/** POST calls made early: URL and the body the SDK sends (`{params: ...}`). */
+const EARLY_POSTS: [string, string][] = [['/api/base/aigc/enable', JSON.stringify({ params: {} })]];
 
 interface EarlyCalls {
   calls: Map<string, Promise<Response>>;
@@ -27,14 +35,25 @@ function cookie(name: string): string {
   return found ? decodeURIComponent(found.slice(name.length + 1)) : '';
 }
 
-function storedSystemCode(): string {
+/** A value the SDK's storage keeps (`{v, e}`: value and expiry), undefined when absent or expired. */
+function stored(key: string): unknown {
   try {
-    const item = JSON.parse(localStorage.getItem('atrium.systemCode') || 'null');
-    if (item && typeof item === 'object' && 'v' in item && !(item.e && item.e < Date.now())) return String(item.v || '');
+    const item = JSON.parse(localStorage.getItem(key) || 'null');
+    if (item && typeof item === 'object' && 'v' in item && !(item.e && item.e < Date.now())) return item.v;
   } catch {
     /* nothing stored */
   }
-  return '';
+  return undefined;
+}
+
+function storedTenantId(): string {
+  const user = stored('atrium.user') as { tenantId?: unknown } | undefined;
+  return user?.tenantId !== undefined && user?.tenantId !== null ? String(user.tenantId) : '';
+}
+
+/** The key an early call is kept under: its URL, and for a POST the method and body too. */
+function callKey(url: string, method = 'GET', body?: unknown): string {
+  return method === 'GET' ? url : `${method} ${url} ${String(body)}`;
 }
 
 function normalise(value: string): string {
@@ -42,11 +61,16 @@ function normalise(value: string): string {
   return LOCALES.includes(v) ? v : FALLBACK_LOCALE;
 }
 
-/** The shell's boot calls (GET, no body) and the shell's translations, in the URL form the SDK builds. */
-export function earlyUrls(locale: string, systemCode: string): { api: string[]; i18n: string[] } {
+/** The shell's boot calls (GET, no body) and the shell's translations, in the URL form the SDK builds; the
+ * system's settings only when the tenant is known. */
+export function earlyUrls(locale: string, systemCode: string, tenantId = ''): { api: string[]; i18n: string[] } {
   const flags = FLAGS.map((key) => `/api/base/server-config/get-value-by-key?configKey=${key}`);
+  const setting = tenantId
+    ? [`/api/base/base-tenant-system/find-tenant-defined?${new URLSearchParams({ systemCode, tenantId })}`]
+    : [];
   return {
     api: [
+      ...setting,
       '/api/base/base-user/get-login-user',
       '/api/kernel/manifest',
       `/api/base/base-rolemenu/find-user-menus?systemCode=${encodeURIComponent(systemCode)}`,
@@ -66,15 +90,19 @@ export function startEarlyCalls(): boolean {
   const token = cookie('Atrium-Token');
   if (!token || search.has('token') || search.has('authorization')) return false;
   const locale = normalise(search.get('lang') || cookie('language') || FALLBACK_LOCALE);
-  const systemCode = storedSystemCode() || DEFAULT_SYSTEM;
+  const systemCode = String(stored('atrium.systemCode') || '') || DEFAULT_SYSTEM;
   const headers: Record<string, string> = { language: locale.replace(/-/g, '#'), systemCode, loginForm: 'PC', authorization: token };
   const refresh = cookie('Atrium-Refresh-Token');
   if (refresh) headers.refreshAuthorization = refresh;
-  const urls = earlyUrls(locale, systemCode);
+  const urls = earlyUrls(locale, systemCode, storedTenantId());
   const calls = new Map<string, Promise<Response>>();
+  const controllerURL = (url: string) => url.replace(/^\/api\/[^/]+/, '').split('?')[0];
   for (const url of urls.api) {
-    const controllerURL = url.replace(/^\/api\/[^/]+/, '').split('?')[0];
-    calls.set(url, fetch(url, { headers: { ...headers, controllerURL }, credentials: 'same-origin' }));
+    calls.set(url, fetch(url, { headers: { ...headers, controllerURL: controllerURL(url) }, credentials: 'same-origin' }));
+  }
+  for (const [url, body] of EARLY_POSTS) {
+    const postHeaders = { ...headers, controllerURL: controllerURL(url), 'Content-Type': 'application/json' };
+    calls.set(callKey(url, 'POST', body), fetch(url, { method: 'POST', body, headers: postHeaders, credentials: 'same-origin' }));
   }
   for (const url of urls.i18n) calls.set(url, fetch(url, { credentials: 'same-origin' }));
   for (const call of calls.values()) call.catch(() => undefined);
@@ -84,14 +112,22 @@ export function startEarlyCalls(): boolean {
 
 /** The early answer for this request, once; undefined when there is none or the request differs. */
 export function takeEarly(url: string, init?: RequestInit): Promise<Response> | undefined {
-  const call = early?.calls.get(url);
-  if (!early || !call || (init?.method && init.method !== 'GET') || init?.body) return undefined;
+  const method = init?.method || 'GET';
+  if (method === 'GET' && init?.body) return undefined;
+  const key = callKey(url, method, init?.body);
+  const call = early?.calls.get(key);
+  if (!early || !call) return undefined;
   const sent = (init?.headers || {}) as Record<string, string>;
   if (url.startsWith('/api/') && ['authorization', 'language', 'systemCode'].some((h) => sent[h] !== early!.headers[h])) {
     return undefined;
   }
-  early.calls.delete(url);
+  early.calls.delete(key);
   return call;
+}
+
+/** The early POST calls, as `[url, body]`. */
+export function earlyPosts(): [string, string][] {
+  return EARLY_POSTS.map(([url, body]) => [url, body]);
 }
 
 /** Drops what the shell did not ask for: later calls must reach the server. */

@@ -66,7 +66,8 @@ class AntdStyles {
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap(PLUGIN, (data) => {
         if (!file) return data;
         const publicPath = compilation.outputOptions.publicPath === 'auto' ? '' : compilation.outputOptions.publicPath;
-        data.headTags.unshift(
+        // after the scripts' preloads, so that its parsing does not hold them back
+        data.headTags.push(
           HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'stylesheet', href: publicPath + file }, undefined, { plugin: PLUGIN }),
         );
         return data;

@@ -1,0 +1,181 @@
+"""The web bundles' built files: the host's (with index.html for client-side routes) and each plugin's remote.
+
+A file whose name carries its content hash never changes. Browsers keep it for a year without asking again,
+and the server keeps it in memory, gzipped once, and answers it in a single write: a first page asks for
+some thirty of them at once on six connections, beside its first API calls, and reading each from disk
+through the thread pool in 64 KB pieces held those calls back. Anything else (index.html, remoteEntry.js)
+is read from disk and checked by the browser every time.
+"""
+
+from __future__ import annotations
+
+import gzip
+import mimetypes
+import os
+import re
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from email.utils import formatdate
+from hashlib import md5
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.responses import FileResponse, Response
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
+
+from atrium.kernel.security_headers import FRAME_ANCESTORS
+
+HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.(?:js|css|woff2?|png|svg|jpe?g|webp)$")
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: types worth compressing (images and fonts already are)
+COMPRESSIBLE = (".js", ".css", ".svg", ".json", ".txt", ".html")
+#: smaller files gain less from gzip than the header costs
+MIN_GZIP = 1024
+#: the bytes kept in memory across all bundles of one process
+MEMORY_LIMIT = 96 * 1024 * 1024
+
+Framing = Callable[[str], Awaitable[tuple[str, ...]]]
+
+
+async def nobody(_path: str) -> tuple[str, ...]:
+    """No other site may frame the page."""
+    return ()
+
+
+@dataclass(frozen=True)
+class KeptFile:
+    """One hashed file's answer: its headers, its bytes, and its bytes gzipped when that is smaller."""
+
+    headers: dict[str, str]
+    body: bytes
+    gzipped: bytes | None
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"")
+
+
+class KeptFiles:
+    """Hashed files in memory, least recently asked for dropped first beyond `limit` bytes."""
+
+    def __init__(self, limit: int = MEMORY_LIMIT) -> None:
+        self.limit = limit
+        self.size = 0
+        self._files: OrderedDict[str, KeptFile] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> KeptFile | None:
+        with self._lock:
+            kept = self._files.get(key)
+            if kept is not None:
+                self._files.move_to_end(key)
+            return kept
+
+    def put(self, key: str, kept: KeptFile) -> None:
+        with self._lock:
+            old = self._files.pop(key, None)
+            self.size -= old.size if old else 0
+            if kept.size > self.limit:
+                return
+            self._files[key] = kept
+            self.size += kept.size
+            while self.size > self.limit:
+                _, dropped = self._files.popitem(last=False)
+                self.size -= dropped.size
+
+
+KEPT = KeptFiles()
+
+
+def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
+    body = Path(full_path).read_bytes()
+    media_type = mimetypes.guess_type(full_path)[0] or "text/plain"
+    if media_type.startswith("text/"):
+        media_type += "; charset=utf-8"
+    tag = md5(f"{stat_result.st_mtime}-{stat_result.st_size}".encode(), usedforsecurity=False).hexdigest()
+    headers = {
+        "content-type": media_type,
+        "etag": f'"{tag}"',
+        "last-modified": formatdate(stat_result.st_mtime, usegmt=True),
+        "cache-control": IMMUTABLE,
+    }
+    gzipped = None
+    if full_path.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
+        gzipped = gzip.compress(body, 6)
+        if len(gzipped) >= len(body):
+            gzipped = None
+        else:
+            headers["vary"] = "accept-encoding"
+    return KeptFile(headers, body, gzipped)
+
+
+def accepts_gzip(request_headers: Headers) -> bool:
+    return any(
+        part.split(";")[0].strip() in ("gzip", "*")
+        for part in request_headers.get("accept-encoding", "").split(",")
+    )
+
+
+class BuiltFiles(StaticFiles):
+    """A web bundle's files: hashed ones from memory (see the module's docstring), the rest from disk."""
+
+    def __init__(self, *, kept: KeptFiles = KEPT, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.kept = kept
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        if scope["method"] == "GET" and HASHED_NAME.search(path):
+            key = f"{self.directory}\0{path}"
+            kept = self.kept.get(key)
+            if kept is None:
+                kept = await run_in_threadpool(self.read_kept, path)
+                if kept is not None:
+                    self.kept.put(key, kept)
+            if kept is not None:
+                return self.kept_response(kept, Headers(scope=scope))
+        return await super().get_response(path, scope)
+
+    def read_kept(self, path: str) -> KeptFile | None:
+        full_path, stat_result = self.lookup_path(path)
+        if stat_result is None or not stat.S_ISREG(stat_result.st_mode):
+            return None
+        return read_kept(full_path, stat_result)
+
+    def kept_response(self, kept: KeptFile, request_headers: Headers) -> Response:
+        headers = Headers(kept.headers)
+        if self.is_not_modified(headers, request_headers):
+            return NotModifiedResponse(headers)
+        if kept.gzipped is not None and accepts_gzip(request_headers):
+            return Response(kept.gzipped, headers={**kept.headers, "content-encoding": "gzip"})
+        return Response(kept.body, headers=kept.headers)
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        immutable = HASHED_NAME.search(str(full_path)) is not None
+        response.headers["cache-control"] = IMMUTABLE if immutable else "no-cache"
+        return response
+
+
+class SPAStatic(BuiltFiles):
+    """The host's built files, with index.html for client-side routes."""
+
+    def __init__(self, *, frame_ancestors: Framing = nobody, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.frame_ancestors = frame_ancestors
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        try:
+            response = await super().get_response(path, scope)
+        except Exception:
+            response = Response(status_code=404)
+        if response.status_code == 404 and not path.startswith(("api/", "plugins/", "i18n/")):
+            index = Path(str(self.directory)) / "index.html"
+            if index.exists():
+                scope[FRAME_ANCESTORS] = await self.frame_ancestors(scope.get("path", "/" + path))
+                return FileResponse(index, headers={"cache-control": "no-cache"})
+        return response
