@@ -269,7 +269,7 @@ def run(
         value,
         base,
         "s",
-        "<= 1.3x",
+        "<= 1.15x",
         baseline_name="same SQL straight on DuckDB",
     )
     report(

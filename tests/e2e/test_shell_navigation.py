@@ -67,6 +67,35 @@ def test_each_page_gets_its_tab_when_the_next_is_picked_at_once(admin_page):
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
 
 
+def test_a_shell_drawn_before_its_script_arrived_is_kept_when_the_language_changes(page, live_server):
+    """Signed in while the layout's script is still downloading: the shell is first drawn in its waiting form.
+    Changing the language later redraws the page around it, and the shell (with the open page) stays."""
+    held = []
+    page.route("**/assets/layout.*.js", lambda route: held.append(route))
+    page.goto(live_server.url + "/login")
+    page.locator("#account").fill("admin")
+    page.locator("#password").fill("Admin@123")
+    page.locator("#agree").check()
+    # the favourites are asked for once the session is up: the shell is then drawn, waiting for its script
+    with page.expect_response(lambda r: "portal-favourite/find-list-user" in r.url):
+        page.get_by_role("button", name="Sign in").click()
+    page.wait_for_timeout(300)
+    assert held, "the layout's script was asked for"
+    for route in held:
+        route.continue_()
+    page.unroute("**/assets/layout.*.js")
+    open_workbench(page)
+    menu(page, "Leave request").click()
+    form = page.get_by_test_id("schema-form")
+    expect(form.get_by_text("Applicant", exact=True)).to_be_visible(timeout=30000)
+    page.evaluate("() => { document.querySelector('.at-shell').dataset.mark = 'first'; }")
+    page.get_by_test_id("language-switch").click()
+    page.get_by_test_id("lang-zh-cn").click()
+    expect(page.get_by_test_id("tab-/home")).to_have_text("首页")
+    assert page.evaluate("() => document.querySelector('.at-shell').dataset.mark") == "first"
+    expect(page.get_by_test_id("tab-/dynamic-form/render/leave-request")).to_be_visible()
+
+
 def test_external_menu_opens_in_a_frame_with_placeholders_filled(admin_page):
     page = admin_page
     open_partner(page)

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter, useNavigate } from 'react-router';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import { configureRequest, session, useT } from '@atrium/sdk';
@@ -29,9 +29,10 @@ function L({ children }: { children: ReactNode }) {
 }
 
 /** The signed-in shell: the layout itself when its chunk is already here (it usually is by the time the
- * session has loaded), its lazy form otherwise. */
+ * session has loaded), its lazy form otherwise. The choice is kept for as long as the shell stays: switching
+ * forms later would mount the layout afresh and lose every open tab's page. */
 function Shell() {
-  const layout = loadedLayout();
+  const [layout] = useState(loadedLayout);
   if (layout) return <layout.MainLayout />;
   return <L><MainLayout /></L>;
 }

@@ -8,7 +8,7 @@
  * map (`.data-ant-cssinjs-cache-path{content:"path:hash;..."}`, antd's own whole-file extraction): this
  * plugin renders a sample of the components on the server side at build time (`react-dom/server` with the
  * engine's `extractStyle`), emits the result as `assets/antd.<hash>.css` and links it from index.html's
- * head, before the scripts. Components not in the sample, and any page whose stylesheet did not load, get
+ * head (the scripts wait for it, so it is there when the first component asks). Components not in the sample, and any page whose stylesheet did not load, get
  * their styles generated at run time as before.
  *
  * The styles do not depend on the theme: antd 6 writes its tokens as CSS variables, set at run time by the
@@ -66,7 +66,6 @@ class AntdStyles {
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap(PLUGIN, (data) => {
         if (!file) return data;
         const publicPath = compilation.outputOptions.publicPath === 'auto' ? '' : compilation.outputOptions.publicPath;
-        // after the scripts' preloads, so that its parsing does not hold them back
         data.headTags.push(
           HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'stylesheet', href: publicPath + file }, undefined, { plugin: PLUGIN }),
         );
