@@ -10,7 +10,6 @@ is read from disk and checked by the browser every time.
 from __future__ import annotations
 
 import gzip
-import mimetypes
 import os
 import re
 import stat
@@ -18,8 +17,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from email.utils import formatdate
-from hashlib import md5
 from pathlib import Path
 from typing import Any
 
@@ -93,17 +90,12 @@ KEPT = KeptFiles()
 
 
 def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
+    """The file's bytes with the headers Starlette answers it with from disk (type, tag, date), so that a
+    HEAD, which is answered from disk, and a GET agree; its length is left to each answer's body."""
+    on_disk = FileResponse(full_path, stat_result=stat_result)
+    headers = {k: v for k, v in on_disk.headers.items() if k != "content-length"}
+    headers["cache-control"] = IMMUTABLE
     body = Path(full_path).read_bytes()
-    media_type = mimetypes.guess_type(full_path)[0] or "text/plain"
-    if media_type.startswith("text/"):
-        media_type += "; charset=utf-8"
-    tag = md5(f"{stat_result.st_mtime}-{stat_result.st_size}".encode(), usedforsecurity=False).hexdigest()
-    headers = {
-        "content-type": media_type,
-        "etag": f'"{tag}"',
-        "last-modified": formatdate(stat_result.st_mtime, usegmt=True),
-        "cache-control": IMMUTABLE,
-    }
     gzipped = None
     if full_path.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
         gzipped = gzip.compress(body, 6)

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import './windowShim';
 import { harness, json } from './helpers';
 import { session, setCookie, configureRequest } from '../../sdk/web/src/index';
-import { earlyFetch, earlyPosts, earlyUrls, startEarlyCalls, takeEarly } from '../../web-host/src/early';
+import { EARLY_POSTS, earlyFetch, earlyUrls, startEarlyCalls, takeEarly } from '../../web-host/src/early';
 import { bootstrapSession } from '../../web-host/src/api';
 import { store } from '../../web-host/src/store';
 
@@ -43,7 +43,7 @@ test('the shell boots from the early answers: it uses every one of them and asks
   configureRequest({ fetch: served as typeof fetch });
   await bootstrapSession();
   const early = earlyUrls('en-us', 'iotAutho', '1001');
-  const posts = earlyPosts().map(([url]) => url);
+  const posts = EARLY_POSTS.map(([url]) => url);
   assert.ok(early.api.some((u) => u.includes('find-tenant-defined') && u.includes('tenantId=1001')));
   assert.deepEqual(network.sort(), [...early.api, ...early.i18n, ...posts].sort());
   assert.deepEqual(taken.sort(), [...early.api, ...posts].sort(), 'every early call is one the shell makes, with the same URL and body');
@@ -84,7 +84,7 @@ test('the settings of another tenant than the remembered one, and a POST with an
   const setting = '/api/base/base-tenant-system/find-tenant-defined?systemCode=iotAutho&tenantId=';
   assert.equal(takeEarly(`${setting}2002`, { headers: base }), undefined);
   assert.ok(takeEarly(`${setting}1001`, { headers: base }));
-  const [[url, body]] = earlyPosts();
+  const [[url, body]] = EARLY_POSTS;
   assert.equal(takeEarly(url, { method: 'POST', body: '{"params":{"other":1}}', headers: base }), undefined);
   assert.equal(takeEarly(url, { headers: base }), undefined, 'a GET is not handed the answer of a POST');
   assert.ok(takeEarly(url, { method: 'POST', body, headers: base }));

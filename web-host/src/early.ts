@@ -21,7 +21,9 @@ const DEFAULT_SYSTEM = 'iotAutho';
 const FLAGS = ['SHOW_HELPCENTER', 'SHOW_BPM', 'HIDE_THEME_CONTROL', 'DEFAULT_THEMECOLOR'];
 
 /** POST calls made early: URL and the body the SDK sends (`{params: ...}`). */
-const EARLY_POSTS: [string, string][] = [['/api/base/aigc/enable', JSON.stringify({ params: {} })]];
+export const EARLY_POSTS: readonly (readonly [url: string, body: string])[] = [
+  ['/api/base/aigc/enable', JSON.stringify({ params: {} })],
+];
 
 interface EarlyCalls {
   calls: Map<string, Promise<Response>>;
@@ -123,11 +125,6 @@ export function takeEarly(url: string, init?: RequestInit): Promise<Response> | 
   }
   early.calls.delete(key);
   return call;
-}
-
-/** The early POST calls, as `[url, body]`. */
-export function earlyPosts(): [string, string][] {
-  return EARLY_POSTS.map(([url, body]) => [url, body]);
 }
 
 /** Drops what the shell did not ask for: later calls must reach the server. */

@@ -19,6 +19,7 @@
  */
 const { execFileSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
+const { readFileSync } = require('node:fs');
 
 const PLUGIN = 'AtriumAntdStyles';
 
@@ -50,6 +51,16 @@ class AntdStyles {
   constructor({ dir, sample }) {
     this.dir = dir;
     this.sample = sample;
+    this.kept = undefined;
+  }
+
+  /** The stylesheet, extracted again only when antd's version or the sample changed (a watching build
+   * compiles many times). */
+  css() {
+    const antd = require(require.resolve('antd/package.json', { paths: [this.dir] })).version;
+    const key = `${antd}\n${readFileSync(this.sample, 'utf8')}`;
+    if (this.kept?.key !== key) this.kept = { key, css: extract(this.dir, this.sample) };
+    return this.kept.css;
   }
 
   apply(compiler) {
@@ -58,7 +69,7 @@ class AntdStyles {
     compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
       let file;
       compilation.hooks.processAssets.tap({ name: PLUGIN, stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        const css = extract(this.dir, this.sample);
+        const css = this.css();
         if (!css.includes('data-ant-cssinjs-cache-path')) throw new Error(`${PLUGIN}: no cache-path map in the extracted styles`);
         file = `assets/antd.${createHash('sha256').update(css).digest('hex').slice(0, 8)}.css`;
         compilation.emitAsset(file, new sources.RawSource(css));
