@@ -4,6 +4,7 @@ without the tracking plugin."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import httpx
@@ -92,10 +93,11 @@ def test_page_visit_click_and_remote_load_are_recorded(admin_page: Any, live_ser
     page.goto(live_server.url + "/content-management")
     expect(page.get_by_test_id("content-management")).to_be_visible(timeout=WAIT)
     page.get_by_role("button", name="New article").click()
-    page.get_by_test_id("article-title-input").fill("Tracked article")
+    title = f"Tracked article {uuid.uuid4().hex[:8]}"
+    page.get_by_test_id("article-title-input").fill(title)
     page.get_by_test_id("article-save").click()
-    expect(page.get_by_text("Tracked article")).to_be_visible(timeout=WAIT)
-    row = page.locator("tr", has_text="Tracked article")
+    row = page.locator("tr", has_text=title)
+    expect(row).to_be_visible(timeout=WAIT)
     row.get_by_role("button", name="Publish").click()
     expect(row.get_by_role("button", name="Unpublish")).to_be_visible(timeout=WAIT)
     page.evaluate("window.dispatchEvent(new Event('pagehide'))")
