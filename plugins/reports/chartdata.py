@@ -225,8 +225,10 @@ def compute(
         page = req.goPage or req.pageNum or 1
         size = req.pageSize or int(view.get("pageSize") or 20)
         plan = Plan(cols, [], conds, limit=size, offset=(page - 1) * size, details=True)
-        _, rows = datasets.execute(ds, field_list, lambda rel: build(rel, plan))
-        _, total = datasets.execute(ds, field_list, lambda rel: count_statement(rel, conds))
+        rows = _rows(ds, field_list, plan)
+        _, total = datasets.execute(
+            ds, field_list, lambda rel: count_statement(rel, conds), statement_key=("count", repr(conds))
+        )
         data = shape.details(cols, rows)
         extra.update(pageNum=page, pageSize=size, resultTotal=int(total[0][0]))
         data.update(pageNum=page, pageSize=size, resultTotal=extra["resultTotal"])
@@ -253,12 +255,19 @@ def compute(
     if kind == "table-pivot":
         return {"data": _pivot(ds, field_list, dims, ext_dims, q_axes, conds, plan), "success": True, **extra}
 
-    _, rows = datasets.execute(ds, field_list, lambda rel: build(rel, plan))
+    rows = _rows(ds, field_list, plan)
     truncated = mode != "custom" and len(rows) > report_settings().max_groups
     rows = rows[: report_settings().max_groups] if truncated else rows
     data = shape.chart(dims, ext_dims, quotas, rows, with_derived=True)
     data["truncated"] = truncated
     return {"data": data, "success": True, **extra}
+
+
+def _rows(ds: Dataset, field_list: list[FieldInfo], plan: Plan) -> list[tuple[Any, ...]]:
+    """The rows of the plan's statement; the plan's repr (every field of it, down to the dates a dynamic
+    filter resolved to) says completely what `build` makes of it, so a compiled statement can be kept."""
+    key = ("plan", repr(plan))
+    return datasets.execute(ds, field_list, lambda rel: build(rel, plan), statement_key=key)[1]
 
 
 def _pivot(
@@ -270,11 +279,10 @@ def _pivot(
     conds: list[Condition],
     plan: Plan,
 ) -> dict[str, Any]:
-    _, rows = datasets.execute(ds, field_list, lambda rel: build(rel, plan))
+    rows = _rows(ds, field_list, plan)
 
     def total(dims: list[Axis]) -> list[tuple[Any, ...]]:
-        p = Plan(dims, quotas, conds, limit=plan.limit)
-        return datasets.execute(ds, field_list, lambda rel: build(rel, p))[1]
+        return _rows(ds, field_list, Plan(dims, quotas, conds, limit=plan.limit))
 
     row_totals = total(rows_dims) if rows_dims and col_dims else []
     col_totals = total(col_dims) if col_dims else []

@@ -10,7 +10,7 @@ on the server and need a super administrator too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -95,12 +95,15 @@ def execute(
     make: Callable[[Relation], Any],
     *,
     cancel_after: float | None = None,
+    statement_key: Hashable | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run the statement `make` builds: pushed down to the dataset's source (direct) or DuckDB (extract)."""
+    """Run the statement `make` builds: pushed down to the dataset's source (direct) or DuckDB (extract).
+
+    `statement_key`, when given, says completely what `make` builds (see `extract.query`)."""
     if ds.mode == "extract":
         from atrium.plugins.reports import extract
 
-        return extract.query(ds, fields, make, timeout=cancel_after)
+        return extract.query(ds, fields, make, timeout=cancel_after, statement_key=statement_key)
     src = source_for(ds)
     return sources.fetch(src, make(relation(ds, fields, src.flavour)), cancel_after)
 

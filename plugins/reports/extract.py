@@ -12,7 +12,8 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,11 @@ log = structlog.get_logger("atrium.reports.extract")
 DIALECT = postgresql.dialect(paramstyle="qmark")
 BATCH = 50_000
 ARROW_TYPES = {"text": pa.string(), "integer": pa.int64(), "float": pa.float64(), "time": pa.timestamp("us")}
+STATEMENTS_KEPT = 512
 _db: duckdb.DuckDBPyConnection | None = None
 _db_lock = threading.Lock()
+_statements: OrderedDict[Hashable, tuple[str, tuple[Any, ...]]] = OrderedDict()
+_statements_lock = threading.Lock()
 
 
 class ExtractNotReady(AtriumError):
@@ -124,20 +128,53 @@ def compile_duckdb(stmt: Any) -> tuple[str, list[Any]]:
     return compiled.string, [compiled.params[k] for k in compiled.positiontup or []]
 
 
+def _statement(
+    ds: Dataset,
+    fields: list[FieldInfo],
+    make: Callable[[Relation], Any],
+    path: Path,
+    statement_key: Hashable | None,
+) -> tuple[str, tuple[Any, ...]]:
+    """The SQL and parameters `make` builds over the file, compiled once per distinct statement.
+
+    `statement_key` is the caller's complete description of what `make` builds (None: not kept). With the
+    file and the dataset's version (bumped by every change of the dataset or its fields) it names exactly one
+    statement, so a kept one is never stale."""
+    key = (str(path), ds.id, ds.version, statement_key) if statement_key is not None else None
+    if key is not None:
+        with _statements_lock:
+            found = _statements.get(key)
+            if found is not None:
+                _statements.move_to_end(key)
+                return found
+    literal = str(path).replace("'", "''")  # a server-made path, quoted as an SQL string
+    rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
+    sql, params = compile_duckdb(make(rel))
+    found = (sql, tuple(params))
+    if key is not None:
+        with _statements_lock:
+            _statements[key] = found
+            while len(_statements) > STATEMENTS_KEPT:
+                _statements.popitem(last=False)
+    return found
+
+
 def query(
-    ds: Dataset, fields: list[FieldInfo], make: Callable[[Relation], Any], timeout: float | None = None
+    ds: Dataset,
+    fields: list[FieldInfo],
+    make: Callable[[Relation], Any],
+    timeout: float | None = None,
+    statement_key: Hashable | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     path = current_file(ds)
     if path is None:
         raise ExtractNotReady()
-    literal = str(path).replace("'", "''")  # a server-made path, quoted as an SQL string
-    rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
-    sql, params = compile_duckdb(make(rel))
+    sql, params = _statement(ds, fields, make, path, statement_key)
     limit = timeout or report_settings().query_timeout
     con = _database().cursor()
     ticket = _watchdog.watch(limit, con.interrupt)
     try:
-        cur = con.execute(sql, params)
+        cur = con.execute(sql, list(params))
         keys = [d[0] for d in cur.description or []]
         rows = cur.fetchall()
     except duckdb.InterruptException as exc:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from atrium.plugins.reports import demo, extract, sources
+from atrium.plugins.reports import demo, extract, filters, sources
 from atrium.plugins.reports.models import Dataset
 from atrium.sdk.context import unscoped
 from tests.reports import reference as ref
@@ -243,3 +243,75 @@ def test_a_query_past_its_time_limit_is_stopped(acme, kernel, synced):
         assert stopped.value.params == {"seconds": 0.2}
         keys, rows = extract.query(ds, [], lambda _rel: sa.select(sa.literal(7).label("n")), timeout=5)
         assert keys == ["n"] and rows == [(7,)]
+
+
+def test_kept_statements_follow_filters_fields_and_days(acme, admin_client, synced, monkeypatch):
+    """DuckDB statements are compiled once and kept; each answer still follows the request's filter values,
+    a changed calculated field and the day a dynamic date resolves to."""
+    f, direct_fields = acme.extract_fields, acme.fields
+    double = admin_client.ok(
+        "POST",
+        f"/api/dyreport/dataset/calcField/{acme.extract_id}",
+        json={"name": "double", "expression": "amount * 2", "role": "quota"},
+    )
+    view = admin_client.ok(
+        "POST",
+        "/api/dyreport/chart/view/save",
+        json={
+            **extract_view(acme, xaxis=[{"id": f["region"]}], yaxis=[{"id": double["id"], "summary": "sum"}]),
+            "name": "kept statements",
+        },
+    )
+    url = f"/api/dyreport/chart/view/getData/{view['id']}/{view['panelId']}"
+
+    def sums(answer: dict) -> dict[str, float]:
+        return {
+            x: s["value"]
+            for x, s in zip(answer["data"]["x"], answer["data"]["series"][0]["data"], strict=True)
+        }
+
+    def extract_sums(*items: dict) -> dict[str, float]:
+        return sums(admin_client.ok("POST", url, json={"filter": list(items), "cache": False}))
+
+    def direct_sums(*items: dict) -> dict[str, float]:
+        definition = {
+            **extract_view(acme, xaxis=[{"id": direct_fields["region"]}]),
+            "tableId": acme.dataset_id,
+            "yaxis": [{"id": direct_fields["amount"], "summary": "sum"}],
+        }
+        return sums(calc(admin_client, definition, filter=list(items)))
+
+    def channel(value: str, fields: dict[str, str]) -> dict:
+        return {"fieldId": fields["channel"], "operator": "in", "value": [value]}
+
+    try:
+        for value in ("线上", "分销", "线上"):
+            expected = {k: 2 * v for k, v in direct_sums(channel(value, direct_fields)).items()}
+            assert extract_sums(channel(value, f)) == pytest.approx(expected)
+        assert extract_sums(channel("线上", f)) != pytest.approx(extract_sums(channel("分销", f)))
+
+        before = extract_sums(channel("门店", f))
+        admin_client.ok(
+            "POST",
+            f"/api/dyreport/dataset/calcField/{acme.extract_id}",
+            json={"id": double["id"], "name": "double", "expression": "amount * 3", "role": "quota"},
+        )
+        assert extract_sums(channel("门店", f)) == pytest.approx({k: v * 1.5 for k, v in before.items()})
+
+        admin_client.ok(
+            "POST",
+            f"/api/dyreport/dataset/calcField/{acme.extract_id}",
+            json={"id": double["id"], "name": "double", "expression": "amount * 2", "role": "quota"},
+        )
+        dynamic = {"fieldId": f["order_date"], "dynamic": {"dkey": "thisMonth"}}
+        for month in (2, 5):
+            monkeypatch.setattr(filters, "today", lambda month=month: date(Y, month, 15))
+            last = (date(Y, month + 1, 1) - timedelta(days=1)).isoformat()
+            span = {"fieldId": direct_fields["order_date"], "operator": "between"}
+            expected = direct_sums({**span, "value": [f"{Y}-{month:02d}-01", last]})
+            assert expected and extract_sums(dynamic) == pytest.approx(
+                {k: 2 * v for k, v in expected.items()}
+            )
+    finally:
+        admin_client.ok("POST", f"/api/dyreport/chart/view/delete/{view['id']}")
+        admin_client.ok("POST", f"/api/dyreport/dataset/calcField/delete/{acme.extract_id}/{double['id']}")
