@@ -62,18 +62,18 @@ class RouteIndex:
         return None
 
 
+MATCH = "atrium.route_match"
+"""The scope key under which `DirectEndpoints` hands the router the match it already found."""
+
+
 class ExactPathRouter(Router):
     def __init__(self, routes: list[BaseRoute], **kw: Any) -> None:
         super().__init__(routes=routes, **kw)
         self.index = RouteIndex(routes)
-        self.exact: dict[str, list[Route]] = defaultdict(list)
-        for route in routes:
-            if isinstance(route, Route) and not route.param_convertors:
-                self.exact[route.path].append(route)
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            found = self.index.full_match(scope)
+            found = scope.pop(MATCH) if MATCH in scope else self.index.full_match(scope)
             if found is not None:
                 route, child_scope = found
                 scope.setdefault("router", self)
@@ -94,7 +94,8 @@ class DirectEndpoints:
         self.direct = direct
         self.index = router.index
         self.routes: dict[str, list[Route]] = {
-            path: [r for r in found if isinstance(r.app, direct)] for path, found in router.exact.items()
+            path: [r for _, r in found if isinstance(r, Route) and isinstance(r.app, direct)]
+            for path, found in router.index.exact.items()
         }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -110,4 +111,5 @@ class DirectEndpoints:
                 scope.update(found[1])
                 await found[0].app(scope, receive, send)
                 return
+            scope[MATCH] = found
         await self.app(scope, receive, send)

@@ -12,7 +12,6 @@ import os
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from sqlalchemy.dialects import postgresql
 
 from atrium.plugins.reports import datasets, sources
 from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.kept import Kept
 from atrium.plugins.reports.models import Dataset
 from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
@@ -39,11 +39,9 @@ log = structlog.get_logger("atrium.reports.extract")
 DIALECT = postgresql.dialect(paramstyle="qmark")
 BATCH = 50_000
 ARROW_TYPES = {"text": pa.string(), "integer": pa.int64(), "float": pa.float64(), "time": pa.timestamp("us")}
-STATEMENTS_KEPT = 512
 _db: duckdb.DuckDBPyConnection | None = None
 _db_lock = threading.Lock()
-_statements: OrderedDict[Hashable, tuple[str, tuple[Any, ...]]] = OrderedDict()
-_statements_lock = threading.Lock()
+_statements: Kept[tuple[str, tuple[Any, ...]]] = Kept(512)
 
 
 class ExtractNotReady(AtriumError):
@@ -141,21 +139,15 @@ def _statement(
     file and the dataset's version (bumped by every change of the dataset or its fields) it names exactly one
     statement, so a kept one is never stale."""
     key = (str(path), ds.id, ds.version, statement_key) if statement_key is not None else None
-    if key is not None:
-        with _statements_lock:
-            found = _statements.get(key)
-            if found is not None:
-                _statements.move_to_end(key)
-                return found
+    found = _statements.get(key) if key is not None else None
+    if found is not None:
+        return found
     literal = str(path).replace("'", "''")  # a server-made path, quoted as an SQL string
     rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
     sql, params = compile_duckdb(make(rel))
     found = (sql, tuple(params))
     if key is not None:
-        with _statements_lock:
-            _statements[key] = found
-            while len(_statements) > STATEMENTS_KEPT:
-                _statements.popitem(last=False)
+        _statements.put(key, found)
     return found
 
 

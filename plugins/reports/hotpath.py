@@ -9,8 +9,6 @@ minute as a safety net.
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import event, select
@@ -18,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from atrium.plugins.reports import viewdef
 from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.kept import Kept
 from atrium.plugins.reports.models import ChartView, Dataset, Panel, PanelGrant
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
@@ -26,9 +25,7 @@ from atrium.sdk.services import services
 _PENDING = "rpt_touched_tenants"
 BUNDLE_TTL = 60.0
 EPOCH_TTL = 24 * 3600.0
-SNAPSHOTS_KEPT = 256
-_snapshots: OrderedDict[tuple[int | None, str, int], tuple[Dataset, list[FieldInfo]]] = OrderedDict()
-_snapshots_lock = threading.Lock()
+_snapshots: Kept[tuple[Dataset, list[FieldInfo]]] = Kept(256)
 
 
 def _epoch_key(tenant_id: int | None) -> str:
@@ -126,19 +123,14 @@ def dataset_at(ref: dict[str, Any]) -> tuple[Dataset, list[FieldInfo]]:
 
     tid = current_context().tenant_id
     key = (tid, str(ref["id"]), int(ref["version"]))
-    with _snapshots_lock:
-        found = _snapshots.get(key)
-        if found is not None:
-            _snapshots.move_to_end(key)
-            return found
+    found = _snapshots.get(key)
+    if found is not None:
+        return found
     row = datasets.get_dataset(key[1])
     version = row.version
     fields = datasets.fields_of(row.id)
     session().refresh(row, ["version"])
     copy = Dataset(**{c.key: getattr(row, c.key) for c in Dataset.__table__.columns})
     if row.version == version:
-        with _snapshots_lock:
-            _snapshots[(tid, row.id, version)] = (copy, fields)
-            while len(_snapshots) > SNAPSHOTS_KEPT:
-                _snapshots.popitem(last=False)
+        _snapshots.put((tid, row.id, version), (copy, fields))
     return copy, fields

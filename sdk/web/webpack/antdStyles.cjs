@@ -8,8 +8,8 @@
  * map (`.data-ant-cssinjs-cache-path{content:"path:hash;..."}`, antd's own whole-file extraction): this
  * plugin renders a sample of the components on the server side at build time (`react-dom/server` with the
  * engine's `extractStyle`), emits the result as `assets/antd.<hash>.css` and links it from index.html's
- * head (the scripts wait for it, so it is there when the first component asks). Components not in the sample, and any page whose stylesheet did not load, get
- * their styles generated at run time as before.
+ * head (the scripts wait for it, so it is there when the first component asks). Components not in the
+ * sample, and any page whose stylesheet did not load, get their styles generated at run time as before.
  *
  * The styles do not depend on the theme: antd 6 writes its tokens as CSS variables, set at run time by the
  * theme's provider, and the styles' hash class depends only on antd's version and class prefix.
