@@ -79,13 +79,21 @@ function exposeName(module: string): string {
   return module.replace(/^\.\//, '');
 }
 
+/** A remote's load for usage tracking, also when its entry came from the browser's memory cache, which
+ * reports no resource timing (the tracker records each remote once per page). */
+function recordLoad(code: string, loadTime: number): void {
+  void import(/* webpackChunkName: "tracking" */ '@atrium/sdk/tracking').then(({ tracking }) => tracking.appLoaded(code, loadTime));
+}
+
 /** Loads one exposed module of a plugin (cached; a failure is forgotten so a retry loads again). */
 export function loadExposed(plugin: ManifestPlugin, module = './App'): Promise<unknown> {
   const key = `${plugin.remoteName}/${exposeName(module)}`;
   let promise = modules.get(key);
   if (!promise) {
+    const started = performance.now();
     promise = loadRemote(key).then((mod) => {
       if (mod === undefined || mod === null) throw new Error(`${key} could not be loaded`);
+      recordLoad(plugin.name, performance.now() - started);
       return mod;
     });
     promise.catch(() => {
