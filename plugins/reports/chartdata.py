@@ -227,7 +227,7 @@ def compute(
         plan = Plan(cols, [], conds, limit=size, offset=(page - 1) * size, details=True)
         rows = _rows(ds, field_list, plan)
         _, total = datasets.execute(
-            ds, field_list, lambda rel: count_statement(rel, conds), statement_key=("count", repr(conds))
+            ds, field_list, lambda rel: count_statement(rel, conds), statement_key=("count", tuple(conds))
         )
         data = shape.details(cols, rows)
         extra.update(pageNum=page, pageSize=size, resultTotal=int(total[0][0]))
@@ -264,9 +264,8 @@ def compute(
 
 
 def _rows(ds: Dataset, field_list: list[FieldInfo], plan: Plan) -> list[tuple[Any, ...]]:
-    """The rows of the plan's statement; the plan's repr (every field of it, down to the dates a dynamic
-    filter resolved to) says completely what `build` makes of it, so a compiled statement can be kept."""
-    key = ("plan", repr(plan))
+    """The rows of the plan's statement, whose compiled form is kept under the plan's statement key."""
+    key = ("plan", plan.statement_key())
     return datasets.execute(ds, field_list, lambda rel: build(rel, plan), statement_key=key)[1]
 
 

@@ -65,13 +65,30 @@ def current_file(ds: Dataset) -> Path | None:
 
 
 def _database() -> duckdb.DuckDBPyConnection:
-    """One in-process DuckDB database per server process; every query gets its own cursor on it, so
-    threads share Parquet metadata and no thread pays for a cold connection."""
+    """One in-process DuckDB database per server process, so threads share Parquet metadata."""
     global _db
     with _db_lock:
         if _db is None:
             _db = duckdb.connect(":memory:", config={"threads": 2, "memory_limit": "1GB"})
         return _db
+
+
+class _ThreadCursor(threading.local):
+    database: duckdb.DuckDBPyConnection | None = None
+    cursor: duckdb.DuckDBPyConnection | None = None
+
+
+_thread_cursor = _ThreadCursor()
+
+
+def _cursor() -> duckdb.DuckDBPyConnection:
+    """This thread's cursor on the database: a query only ever runs on its own thread's cursor, so the
+    watchdog's interrupt reaches that query alone (DuckDB clears an interrupt when the next query starts)."""
+    db = _db if _db is not None else _database()
+    mine = _thread_cursor
+    if mine.database is not db or mine.cursor is None:
+        mine.cursor, mine.database = db.cursor(), db
+    return mine.cursor
 
 
 def close() -> None:
@@ -130,23 +147,23 @@ def _statement(
     ds: Dataset,
     fields: list[FieldInfo],
     make: Callable[[Relation], Any],
-    path: Path,
     statement_key: Hashable | None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The SQL and parameters `make` builds over the file, compiled once per distinct statement.
+    """The SQL and parameters `make` builds over the dataset's current file, compiled once per distinct
+    statement.
 
     `statement_key` is the caller's complete description of what `make` builds (None: not kept). With the
     file and the dataset's version (bumped by every change of the dataset or its fields) it names exactly one
     statement, so a kept one is never stale."""
-    key = (str(path), ds.id, ds.version, statement_key) if statement_key is not None else None
-    found = _statements.get(key) if key is not None else None
+    key = (ds.tenant_id, ds.id, ds.extract_file, ds.version, statement_key)
+    found = _statements.get(key) if statement_key is not None else None
     if found is not None:
         return found
-    literal = str(path).replace("'", "''")  # a server-made path, quoted as an SQL string
+    literal = str(folder(ds) / ds.extract_file).replace("'", "''")  # a server-made path, as an SQL string
     rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
     sql, params = compile_duckdb(make(rel))
     found = (sql, tuple(params))
-    if key is not None:
+    if statement_key is not None:
         _statements.put(key, found)
     return found
 
@@ -158,12 +175,13 @@ def query(
     timeout: float | None = None,
     statement_key: Hashable | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    path = current_file(ds)
-    if path is None:
+    """Run the statement `make` builds over the dataset's current file (the file's existence is checked
+    only when DuckDB cannot read it: it is there on every other query)."""
+    if not ds.extract_file:
         raise ExtractNotReady()
-    sql, params = _statement(ds, fields, make, path, statement_key)
+    sql, params = _statement(ds, fields, make, statement_key)
     limit = timeout or report_settings().query_timeout
-    con = _database().cursor()
+    con = _cursor()
     ticket = _watchdog.watch(limit, con.interrupt)
     try:
         cur = con.execute(sql, list(params))
@@ -171,11 +189,14 @@ def query(
         rows = cur.fetchall()
     except duckdb.InterruptException as exc:
         raise sources.SourceTimeout(seconds=round(limit, 1)) from exc
+    except duckdb.IOException as exc:
+        if current_file(ds) is None:
+            raise ExtractNotReady() from exc
+        raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
     except duckdb.Error as exc:
         raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
     finally:
         _watchdog.release(ticket)
-        con.close()
     return keys, rows
 
 

@@ -9,7 +9,7 @@ dataset's metadata (quoted by SQLAlchemy) and server constants ever become SQL t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -66,6 +66,11 @@ class Axis:
     @property
     def is_quota(self) -> bool:
         return bool(self.summary)
+
+    @property
+    def statement_key(self) -> tuple[Any, ...]:
+        """Everything the statement builder reads of this axis (not its label nor its display settings)."""
+        return (self.field, self.summary, self.sort, self.date_style, self.date_pattern)
 
     @property
     def shown_name(self) -> str:
@@ -263,6 +268,19 @@ class Plan:
     offset: int = 0
     details: bool = False
     default_sort: bool = True
+
+    def statement_key(self) -> Hashable:
+        """Everything `build` reads of the plan: two plans with equal keys build the same statement, down to
+        the dates a dynamic filter resolved to (conditions and fields are frozen, compared by value)."""
+        return (
+            tuple(a.statement_key for a in self.dimensions),
+            tuple(a.statement_key for a in self.quotas),
+            tuple(self.conditions),
+            self.limit,
+            self.offset,
+            self.details,
+            self.default_sort,
+        )
 
 
 def build(rel: Relation, plan: Plan) -> sa.Select[Any]:

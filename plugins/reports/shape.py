@@ -19,8 +19,9 @@ X_SEPARATOR = "\n"
 
 def plain(value: Any, integer: bool = False) -> Any:
     """JSON-ready scalars: Decimal to number, time to text, NaN to None."""
-    if value is None:
-        return None
+    kind = type(value)
+    if kind is str or value is None or (kind is int and not integer):
+        return value
     if isinstance(value, Decimal):
         value = float(value)
     if isinstance(value, float):
@@ -98,14 +99,8 @@ def chart(
         tuple(plain(v) for v in r[: nd + ne]) + tuple(plain(v, ints[i]) for i, v in enumerate(r[nd + ne :]))
         for r in rows
     ]
-    table_row = []
-    for r in rows:
-        rec: dict[str, Any] = {}
-        for i, a in enumerate(dims + ext):
-            rec[a.key] = r[i]
-        for i, a in enumerate(qaxes):
-            rec[a.key] = r[nd + ne + i]
-        table_row.append(rec)
+    row_keys = [a.key for a in dims + ext + qaxes]
+    table_row = [dict(zip(row_keys, r, strict=True)) for r in rows]
 
     x_keys: list[tuple[Any, ...]] = []
     x_index: dict[tuple[Any, ...], int] = {}
@@ -118,25 +113,28 @@ def chart(
     if nd == 0:
         x = []  # a single value (gauge, text): series carry one point each
 
-    def dim_list(r: tuple[Any, ...]) -> list[dict[str, Any]]:
-        return [{"id": a.field.id, "value": r[i]} for i, a in enumerate(dims + ext)]
+    dim_ids = [a.field.id for a in dims + ext]
+    # each row's dimension list and each quota's list are built once and shared by the points that show them
+    dim_lists = [[{"id": fid, "value": v} for fid, v in zip(dim_ids, r, strict=False)] for r in rows]
+    quota_lists = [[{"id": a.field.id}] for a in qaxes]
 
     names = _series_names(qaxes)
     series: list[dict[str, Any]] = []
     datas: list[dict[str, Any]] = []
     if ne == 0:
+        slots = [x_index[r[:nd]] for r in rows]
         for qi, (axis_name, a) in enumerate(quotas):
             data: list[Any] = [None] * len(x_keys)
-            for r in rows:
-                point = {"value": r[nd + qi], "dimensionList": dim_list(r), "quotaList": [{"id": a.field.id}]}
-                data[x_index[r[:nd]]] = point
+            col = nd + qi
+            for r, slot, dl in zip(rows, slots, dim_lists, strict=True):
+                data[slot] = {"value": r[col], "dimensionList": dl, "quotaList": quota_lists[qi]}
             series.append(
                 {"name": names[qi], "data": data, "summary": a.summary, "property": _property(a, axis_name)}
             )
         bubble = next((nd + qi for qi, (n, _) in enumerate(quotas) if n == "extBubble"), None)
-        for r in rows:
-            label = X_SEPARATOR.join("" if v is None else str(v) for v in r[:nd])
-            for qi, (axis_name, a) in enumerate(quotas):
+        for r, slot, dl in zip(rows, slots, dim_lists, strict=True):
+            label = x[slot] if nd else ""
+            for qi, (axis_name, _a) in enumerate(quotas):
                 if axis_name == "extBubble":
                     continue
                 item = {
@@ -144,15 +142,15 @@ def chart(
                     "name": label,
                     "value": r[nd + qi],
                     "category": names[qi],
-                    "dimensionList": dim_list(r),
-                    "quotaList": [{"id": a.field.id}],
+                    "dimensionList": dl,
+                    "quotaList": quota_lists[qi],
                 }
                 if bubble is not None:
                     item["popSize"] = r[bubble]
                 datas.append(item)
     else:
         groups: dict[tuple[str, int], dict[str, Any]] = {}
-        for r in rows:
+        for r, dl in zip(rows, dim_lists, strict=True):
             ext_label = X_SEPARATOR.join("" if v is None else str(v) for v in r[nd : nd + ne])
             label = X_SEPARATOR.join("" if v is None else str(v) for v in r[:nd])
             for qi, (axis_name, a) in enumerate(quotas):
@@ -166,11 +164,7 @@ def chart(
                         "property": _property(a, axis_name),
                     }
                     series.append(s)
-                point = {
-                    "value": r[nd + ne + qi],
-                    "dimensionList": dim_list(r),
-                    "quotaList": [{"id": a.field.id}],
-                }
+                point = {"value": r[nd + ne + qi], "dimensionList": dl, "quotaList": quota_lists[qi]}
                 s["data"][x_index[r[:nd]]] = point
                 datas.append(
                     {
@@ -178,8 +172,8 @@ def chart(
                         "name": label,
                         "value": r[nd + ne + qi],
                         "category": name,
-                        "dimensionList": dim_list(r),
-                        "quotaList": [{"id": a.field.id}],
+                        "dimensionList": dl,
+                        "quotaList": quota_lists[qi],
                     }
                 )
     fields = (

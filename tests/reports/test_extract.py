@@ -315,3 +315,22 @@ def test_kept_statements_follow_filters_fields_and_days(acme, admin_client, sync
     finally:
         admin_client.ok("POST", f"/api/dyreport/chart/view/delete/{view['id']}")
         admin_client.ok("POST", f"/api/dyreport/dataset/calcField/delete/{acme.extract_id}/{double['id']}")
+
+
+def test_a_missing_extract_file_is_a_clear_message(acme, admin_client, kernel, synced):
+    """A file taken away under the platform (a cleaned disk) answers "not synchronised", not a failure."""
+    v = acme.view("表格与文本", "抽取模式：大区销售额")
+    url = f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}"
+    before = admin_client.ok("POST", url, json={"cache": False})
+    with unscoped(), kernel.db() as db:
+        ds = db.get(Dataset, acme.extract_id)
+        current = extract.current_file(ds)
+    assert current is not None
+    aside = current.with_name(current.name + ".aside")
+    current.rename(aside)
+    try:
+        body = admin_client.post(url, json={"cache": False})
+        assert body["code"] == 409 and "not been synchronised" in body["msg"]
+    finally:
+        aside.rename(current)
+    assert admin_client.ok("POST", url, json={"cache": False})["data"] == before["data"]
