@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, false
 from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker, with_loader_criteria
 
-from atrium.sdk.context import current_context
+from atrium.sdk.context import LazySession, current_context
 from atrium.sdk.db import TenantScoped
 from atrium.sdk.errors import Forbidden
 
@@ -83,12 +83,34 @@ def _stamp_tenant(session: Session, _ctx: Any, _instances: Any) -> None:
 
 
 @contextmanager
+def lazy_session_scope(factory: sessionmaker[TenantSession]) -> Iterator[None]:
+    """Like `session_scope`, for a block that reaches its session through the context only: the session
+    is opened when first used, and a block that never used it has nothing to commit."""
+    ctx = current_context()
+    outer = ctx.db_slot
+    lazy = LazySession(factory)
+    ctx.db_slot = lazy
+    try:
+        yield
+        if lazy.session is not None:
+            lazy.session.commit()
+    except BaseException:
+        if lazy.session is not None:
+            lazy.session.rollback()
+        raise
+    finally:
+        ctx.db_slot = outer
+        if lazy.session is not None:
+            lazy.session.close()
+
+
+@contextmanager
 def session_scope(factory: sessionmaker[TenantSession]) -> Iterator[TenantSession]:
     """A session bound to the current context for the block; committed on success."""
     ctx = current_context()
-    outer = ctx.db
+    outer = ctx.db_slot
     with factory() as s:
-        ctx.db = s
+        ctx.db_slot = s
         try:
             yield s
             s.commit()
@@ -96,4 +118,4 @@ def session_scope(factory: sessionmaker[TenantSession]) -> Iterator[TenantSessio
             s.rollback()
             raise
         finally:
-            ctx.db = outer
+            ctx.db_slot = outer

@@ -11,7 +11,13 @@ from typing import Any
 import structlog
 
 from atrium.kernel.config import Settings
-from atrium.kernel.db import TenantSession, make_engine, make_session_factory, session_scope
+from atrium.kernel.db import (
+    TenantSession,
+    lazy_session_scope,
+    make_engine,
+    make_session_factory,
+    session_scope,
+)
 from atrium.kernel.directory import KernelDirectory
 from atrium.kernel.enablement import Enablement
 from atrium.kernel.i18n import Translator
@@ -87,7 +93,7 @@ class Kernel:
     session = db
 
     def run_in_session(self, fn: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
-        with self.db():
+        with lazy_session_scope(self.sessions):
             return fn(**kwargs)
 
     def t(self, key: str, /, **params: Any) -> str:

@@ -30,6 +30,22 @@ class SessionUser:
         return self.is_super_admin or self.is_supervisor
 
 
+class LazySession:
+    """A request's database session, opened on its first use: a request that never touches the database
+    (one answered from caches) opens, commits and closes none."""
+
+    __slots__ = ("factory", "session")
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.session: Any = None
+
+    def get(self) -> Any:
+        if self.session is None:
+            self.session = self.factory()
+        return self.session
+
+
 @dataclass(slots=True)
 class RequestContext:
     request_id: str = ""
@@ -47,8 +63,18 @@ class RequestContext:
     user_agent: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     response_headers: dict[str, str] = field(default_factory=dict)
-    db: Any = None
+    #: the session, or a `LazySession` that opens it when `db` is first read
+    db_slot: Any = None
     unscoped: bool = False
+
+    @property
+    def db(self) -> Any:
+        slot = self.db_slot
+        return slot.get() if type(slot) is LazySession else slot
+
+    @db.setter
+    def db(self, value: Any) -> None:
+        self.db_slot = value
 
     def require_user(self) -> SessionUser:
         if self.user is None:
@@ -88,7 +114,7 @@ def tenant_scope(tenant_id: int | None) -> Iterator[RequestContext]:
         user=outer.user,
         tenant_id=tenant_id,
         system_code=outer.system_code,
-        db=outer.db,
+        db_slot=outer.db_slot,
     )
     token = _current.set(ctx)
     try:
@@ -107,7 +133,7 @@ def unscoped() -> Iterator[RequestContext]:
         user=outer.user,
         tenant_id=outer.tenant_id,
         system_code=outer.system_code,
-        db=outer.db,
+        db_slot=outer.db_slot,
         unscoped=True,
     )
     token = _current.set(ctx)

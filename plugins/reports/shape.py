@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from math import isnan
 from typing import Any
 
 import pandas as pd
@@ -41,6 +42,36 @@ def plain(value: Any, integer: bool = False) -> Any:
     if hasattr(value, "item"):  # numpy scalars
         return plain(value.item(), integer)
     return value
+
+
+def plain_rows(rows: list[tuple[Any, ...]], integer: list[bool]) -> list[tuple[Any, ...]]:
+    """`plain` over every value; checked column by column, so that columns already plain (text, and
+    integers or finite floats where no integer is asked for) pass through without a call per value."""
+    if not rows:
+        return rows
+    columns = list(zip(*rows, strict=True))
+    changed = False
+    for i, (col, whole) in enumerate(zip(columns, integer, strict=True)):
+        kinds = set(map(type, col))
+        if kinds <= _TEXT or (
+            not whole and kinds <= _NUMBERS and (float not in kinds or not any(map(isnan, col)))
+        ):
+            continue
+        columns[i] = tuple(plain(v, whole) for v in col)
+        changed = True
+    return list(zip(*columns, strict=True)) if changed else rows
+
+
+_TEXT = {str, type(None)}
+_NUMBERS = {int, float}
+
+
+def label(values: tuple[Any, ...]) -> str:
+    """Dimension values as one category label (None as empty text)."""
+    try:
+        return X_SEPARATOR.join(values)
+    except TypeError:
+        return X_SEPARATOR.join("" if v is None else str(v) for v in values)
 
 
 def quota_is_integer(a: Axis) -> bool:
@@ -95,10 +126,7 @@ def chart(
             i and (a.raw.get("compareCalc") or {}).get("type") != "percent"
             for i, a in zip(ints, qaxes, strict=True)
         ]
-    rows = [
-        tuple(plain(v) for v in r[: nd + ne]) + tuple(plain(v, ints[i]) for i, v in enumerate(r[nd + ne :]))
-        for r in rows
-    ]
+    rows = plain_rows(rows, [False] * (nd + ne) + ints)
     row_keys = [a.key for a in dims + ext + qaxes]
     table_row = [dict(zip(row_keys, r, strict=True)) for r in rows]
 
@@ -109,7 +137,7 @@ def chart(
         if k not in x_index:
             x_index[k] = len(x_keys)
             x_keys.append(k)
-    x = [X_SEPARATOR.join("" if v is None else str(v) for v in k) for k in x_keys]
+    x = [label(k) for k in x_keys]
     if nd == 0:
         x = []  # a single value (gauge, text): series carry one point each
 
@@ -133,13 +161,13 @@ def chart(
             )
         bubble = next((nd + qi for qi, (n, _) in enumerate(quotas) if n == "extBubble"), None)
         for r, slot, dl in zip(rows, slots, dim_lists, strict=True):
-            label = x[slot] if nd else ""
+            x_label = x[slot] if nd else ""
             for qi, (axis_name, _a) in enumerate(quotas):
                 if axis_name == "extBubble":
                     continue
                 item = {
-                    "field": label,
-                    "name": label,
+                    "field": x_label,
+                    "name": x_label,
                     "value": r[nd + qi],
                     "category": names[qi],
                     "dimensionList": dl,
@@ -151,8 +179,8 @@ def chart(
     else:
         groups: dict[tuple[str, int], dict[str, Any]] = {}
         for r, dl in zip(rows, dim_lists, strict=True):
-            ext_label = X_SEPARATOR.join("" if v is None else str(v) for v in r[nd : nd + ne])
-            label = X_SEPARATOR.join("" if v is None else str(v) for v in r[:nd])
+            ext_label = label(r[nd : nd + ne])
+            x_label = label(r[:nd])
             for qi, (axis_name, a) in enumerate(quotas):
                 name = ext_label if len(quotas) == 1 else f"{ext_label}-{names[qi]}"
                 s = groups.get((ext_label, qi))
@@ -168,8 +196,8 @@ def chart(
                 s["data"][x_index[r[:nd]]] = point
                 datas.append(
                     {
-                        "field": label,
-                        "name": label,
+                        "field": x_label,
+                        "name": x_label,
                         "value": r[nd + ne + qi],
                         "category": name,
                         "dimensionList": dl,

@@ -290,7 +290,7 @@ def run_served(served: Served, schema: str, sqlite_path: Path) -> None:
     duck = duckdb.connect()
     duck_sql = SQL.format(t=f"read_parquet('{parquet}')")
     # a 25 ms query on a shared 2-core machine: enough turns for both minimums to settle
-    value, base = paired(lambda: get_data(extract_view), lambda: duck.execute(duck_sql).fetchall(), 41)
+    value, base = paired(lambda: get_data(extract_view), lambda: duck.execute(duck_sql).fetchall(), 101)
     duck.close()
     report(
         "reports getData extract (DuckDB over Parquet, 1M rows)",
