@@ -13,8 +13,6 @@ import gzip
 import os
 import re
 import stat
-import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from starlette.responses import FileResponse, Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 
 from atrium.kernel.security_headers import FRAME_ANCESTORS
+from atrium.sdk.kept import Kept
 
 HASHED_NAME = re.compile(r"\.[0-9a-f]{8,}\.(?:js|css|woff2?|png|svg|jpe?g|webp)$")
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -57,33 +56,15 @@ class KeptFile:
         return len(self.body) + len(self.gzipped or b"")
 
 
-class KeptFiles:
+class KeptFiles(Kept[KeptFile]):
     """Hashed files in memory, least recently asked for dropped first beyond `limit` bytes."""
 
     def __init__(self, limit: int = MEMORY_LIMIT) -> None:
-        self.limit = limit
-        self.size = 0
-        self._files: OrderedDict[str, KeptFile] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(limit, weigh=_bytes_of)
 
-    def get(self, key: str) -> KeptFile | None:
-        with self._lock:
-            kept = self._files.get(key)
-            if kept is not None:
-                self._files.move_to_end(key)
-            return kept
 
-    def put(self, key: str, kept: KeptFile) -> None:
-        with self._lock:
-            old = self._files.pop(key, None)
-            self.size -= old.size if old else 0
-            if kept.size > self.limit:
-                return
-            self._files[key] = kept
-            self.size += kept.size
-            while self.size > self.limit:
-                _, dropped = self._files.popitem(last=False)
-                self.size -= dropped.size
+def _bytes_of(kept: KeptFile) -> int:
+    return kept.size
 
 
 KEPT = KeptFiles()

@@ -14,8 +14,6 @@ Conventions on top of JSON Schema (keywords a validator ignores):
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
@@ -24,6 +22,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import SchemaError, ValidationError
 
 from atrium.sdk import BadRequest, current_context
+from atrium.sdk.kept import Kept
 from atrium.sdk.services import services
 
 FIELD_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
@@ -129,22 +128,14 @@ class _Validators:
     the key is the row's id with the moment it was saved."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self.items: OrderedDict[Hashable, Draft202012Validator] = OrderedDict()
-        self.lock = threading.Lock()
+        self.kept: Kept[Draft202012Validator] = Kept(size)
 
     def get(self, version: Hashable, schema: dict[str, Any]) -> Draft202012Validator:
-        with self.lock:
-            found = self.items.get(version)
-            if found is not None:
-                self.items.move_to_end(version)
-                return found
-        validator = Draft202012Validator(schema, format_checker=_FORMATS)
-        with self.lock:
-            self.items[version] = validator
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return validator
+        found = self.kept.get(version)
+        if found is None:
+            found = Draft202012Validator(schema, format_checker=_FORMATS)
+            self.kept.put(version, found)
+        return found
 
 
 validators = _Validators()

@@ -4,8 +4,6 @@ the allow-listed expression language, and the instance state serialized without 
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
@@ -25,6 +23,7 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 
 from atrium.plugins.process import bpmn, expr
+from atrium.sdk.kept import Kept
 
 _CACHE_SIZE = 256
 
@@ -81,27 +80,19 @@ def _quote_timer_literals(spec: Any) -> None:
             definition.expression = repr(text)
 
 
-_compiled: OrderedDict[int, Compiled] = OrderedDict()
-_lock = threading.Lock()
+_compiled: Kept[Compiled] = Kept(_CACHE_SIZE)
 
 
 def cached(version_id: int) -> Compiled | None:
-    with _lock:
-        return _compiled.get(version_id)
+    return _compiled.get(version_id)
 
 
 def compiled(version_id: int, xml: str, key: str) -> Compiled:
-    with _lock:
-        found = _compiled.get(version_id)
-        if found is not None:
-            _compiled.move_to_end(version_id)
-            return found
-    made = Compiled(xml, key)
-    with _lock:
-        _compiled[version_id] = made
-        while len(_compiled) > _CACHE_SIZE:
-            _compiled.popitem(last=False)
-    return made
+    found = _compiled.get(version_id)
+    if found is None:
+        found = Compiled(xml, key)
+        _compiled.put(version_id, found)
+    return found
 
 
 _current: ContextVar[Compiled | None] = ContextVar("process_compiled", default=None)

@@ -26,13 +26,13 @@ from sqlalchemy.dialects import postgresql
 
 from atrium.plugins.reports import datasets, sources
 from atrium.plugins.reports.fields import FieldInfo
-from atrium.plugins.reports.kept import Kept
 from atrium.plugins.reports.models import Dataset
 from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, Conflict
+from atrium.sdk.kept import Kept
 from atrium.sdk.services import services
 
 log = structlog.get_logger("atrium.reports.extract")

@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session
 
 from atrium.plugins.reports import viewdef
 from atrium.plugins.reports.fields import FieldInfo
-from atrium.plugins.reports.kept import Kept
 from atrium.plugins.reports.models import ChartView, Dataset, Panel, PanelGrant
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
+from atrium.sdk.kept import Kept
 from atrium.sdk.services import services
 
 _PENDING = "rpt_touched_tenants"
