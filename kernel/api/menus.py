@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, cast
 
 from pydantic import BaseModel, Field
@@ -15,6 +16,7 @@ from atrium.kernel.models import DEFAULT_SYSTEM, DefaultMenu, Menu, MenuFetch
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.flight import Flight
 from atrium.sdk.routing import Router
 
 router = Router("/api/base")
@@ -45,6 +47,17 @@ def _load(system_code: str) -> dict[str, Any]:
     }
 
 
+_loads: Flight[dict[str, Any]] = Flight()
+"""A user's pages ask for the tree together when it is missing (sign-in, a change of menus): one load."""
+
+
+async def _load_and_keep(system: str, default_key: tuple[int, int | None, str], since: Any) -> dict[str, Any]:
+    k = kernel()
+    data = await run_in_threadpool(k.run_in_session, _load, {"system_code": system})
+    k.local.put("default-menu", default_key, data["defaultMenu"] or {}, since=since)
+    return cast(dict[str, Any], data)
+
+
 @router.get("/base-rolemenu/find-user-menus", query=SystemQuery)
 async def find_user_menus(query: SystemQuery) -> dict[str, Any]:
     """The user's menu tree for a system and their default page."""
@@ -57,9 +70,9 @@ async def find_user_menus(query: SystemQuery) -> dict[str, Any]:
     default_key = (su.user_id, su.tenant_id, system)
     default = k.local.get("default-menu", default_key)
     if tree is None or default is None:
-        data = await run_in_threadpool(k.run_in_session, _load, {"system_code": system})
-        k.local.put("default-menu", default_key, data["defaultMenu"] or {})
-        return cast(dict[str, Any], data)
+        since = k.local.generation("default-menu")
+        load = partial(_load_and_keep, system, default_key, since)
+        return await _loads.run((default_key, key, since, k.local.generation(menus.MENUS)), load)
     json_key = ("json", *key)
     tree_json = k.local.get(menus.MENUS, json_key)
     if tree_json is None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +23,7 @@ from atrium.kernel.systems import check_system_usable
 from atrium.sdk.context import SessionUser, current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
+from atrium.sdk.flight import Flight
 from atrium.sdk.routing import Router
 
 router = Router("/api/base")
@@ -47,9 +49,20 @@ async def get_login_user() -> dict[str, Any]:
     key = (su.user_id, su.tenant_id, su.system_code, su.is_supervisor)
     profile = k.local.get(profiles.PROFILES, key)
     if profile is None:
-        profile = await run_in_threadpool(k.run_in_session, profiles.build_profile, {"su": su})
-        k.local.put(profiles.PROFILES, key, profile)
+        since = k.local.generation(profiles.PROFILES)
+        profile = await _builds.run((key, since), partial(_build_and_keep, su, key, since))
     return profile  # type: ignore[no-any-return]
+
+
+_builds: Flight[dict[str, Any]] = Flight()
+"""A page's parallel first calls ask for the profile together when it is missing: one build."""
+
+
+async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: Any) -> dict[str, Any]:
+    k = kernel()
+    profile = await run_in_threadpool(k.run_in_session, profiles.build_profile, {"su": su})
+    k.local.put(profiles.PROFILES, key, profile, since=since)
+    return cast(dict[str, Any], profile)
 
 
 @account_router.get("/api/account")

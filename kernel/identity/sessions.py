@@ -21,6 +21,7 @@ from atrium.kernel.models import AuthToken, Membership, Tenant, User, UserRole
 from atrium.sdk.context import RequestContext, SessionUser, unscoped
 from atrium.sdk.db import utcnow
 from atrium.sdk.errors import NotLoggedIn
+from atrium.sdk.flight import Flight
 
 if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
@@ -191,10 +192,14 @@ class Authenticator:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.grace = RefreshGrace(kernel)
+        self._lookups: Flight[CachedSession | None] = Flight()
 
-    def _lookup(self, h: str) -> CachedSession | None:
+    def _lookup(self, h: str, since: tuple[int, int]) -> CachedSession | None:
         with self.kernel.session() as db:
-            return load_session(db, h)
+            found = load_session(db, h)
+        if found is not None:
+            self.kernel.local.put(SESSIONS, h, found, since=since)
+        return found
 
     async def session_for(self, token: str) -> CachedSession | None:
         if not token or len(token) > 256:
@@ -203,10 +208,11 @@ class Authenticator:
         local = self.kernel.local
         cached = local.get(SESSIONS, h)
         if cached is None:
-            cached = await run_in_threadpool(self._lookup, h)
+            # a request that comes after a sign-out or revocation never joins a lookup begun before it
+            since = local.generation(SESSIONS)
+            cached = await self._lookups.in_thread((h, since), self._lookup, h, since)
             if cached is None:
                 return None
-            local.put(SESSIONS, h, cached)
         if cached.deadline < time.time():
             return None
         return cast(CachedSession, cached)

@@ -19,10 +19,16 @@ CHANNEL = "kernel.invalidate"
 
 
 class LocalCache:
-    """A bounded in-process map per namespace; `invalidate` reaches every server process."""
+    """A bounded in-process map per namespace; `invalidate` reaches every server process.
+
+    Each namespace counts its drops (`generation`): a value read from the database is kept with
+    `put(..., since=generation)` only if nothing of its namespace was dropped while it was being read, so a
+    read that raced a change cannot put the old value back."""
 
     def __init__(self, pubsub: PubSub, max_items: int = 50_000) -> None:
         self._spaces: dict[str, OrderedDict[Any, Any]] = {}
+        self._drops: dict[str, int] = {}
+        self._clears = 0
         self._lock = threading.Lock()
         self._max = max_items
         self._pubsub = pubsub
@@ -33,8 +39,13 @@ class LocalCache:
         d = self._spaces.get(space)
         return None if d is None else d.get(key)
 
-    def put(self, space: str, key: Any, value: Any) -> None:
+    def generation(self, space: str) -> tuple[int, int]:
+        return self._clears, self._drops.get(space, 0)
+
+    def put(self, space: str, key: Any, value: Any, since: tuple[int, int] | None = None) -> None:
         with self._lock:
+            if since is not None and since != (self._clears, self._drops.get(space, 0)):
+                return
             d = self._spaces.setdefault(space, OrderedDict())
             d[key] = value
             if len(d) > self._max:
@@ -42,6 +53,7 @@ class LocalCache:
 
     def drop(self, space: str, key: Any = None) -> None:
         with self._lock:
+            self._drops[space] = self._drops.get(space, 0) + 1
             if key is None:
                 self._spaces.pop(space, None)
             else:
@@ -61,6 +73,7 @@ class LocalCache:
 
     def clear(self) -> None:
         with self._lock:
+            self._clears += 1
             self._spaces.clear()
 
     async def _on_resumed(self, _message: dict[str, Any]) -> None:

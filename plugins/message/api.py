@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field, StringConstraints, model_validator
-from starlette.concurrency import run_in_threadpool
 
 from atrium.plugins.message import service, unread
 from atrium.sdk.context import current_context
+from atrium.sdk.flight import Flight
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
@@ -89,6 +89,10 @@ def message_find(body: MessageFindIn) -> dict[str, Any]:
     return service.find(body.params.systemCodes, body.params.readStatus, body.pageIndex, body.pageRows)
 
 
+_loading_counts: Flight[dict[str, int]] = Flight()
+"""The bell of every open page asks at once when a count is missing (after a change, or expiry): one load."""
+
+
 def _load_counts(tenant_id: int, user_id: int) -> dict[str, int]:
     with services().db():
         return unread.counts(tenant_id, user_id)
@@ -98,9 +102,11 @@ def _load_counts(tenant_id: int, user_id: int) -> dict[str, int]:
 async def unread_message_total(body: MessageSystemsIn) -> int:
     """How many of the user's letters in the systems (all when none are given) are unread."""
     su = current_context().require_user()
-    counts = unread.cache.get((su.tenant_id, su.user_id))
+    key = (su.tenant_id, su.user_id)
+    counts = unread.cache.get(key)
     if counts is None:
-        counts = await run_in_threadpool(_load_counts, su.tenant_id, su.user_id)
+        # keyed by the epoch too: a request after a letter was read never joins a load begun before it
+        counts = await _loading_counts.in_thread((*key, unread.cache.epoch), _load_counts, *key)
     return unread.total(counts, body.systemCodes)
 
 

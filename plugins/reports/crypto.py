@@ -10,6 +10,7 @@ import time
 from functools import lru_cache
 from typing import Any
 
+import orjson
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -82,5 +83,8 @@ def verify_token(token: str) -> dict[str, Any] | None:
 
 def digest(*parts: Any) -> str:
     """A stable short hash of JSON-able parts (cache keys)."""
-    raw = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str).encode()
+    try:
+        raw = orjson.dumps(parts, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits, which only the standard library writes
+        raw = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str).encode()
     return hashlib.sha256(raw).hexdigest()[:32]

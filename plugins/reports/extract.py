@@ -101,22 +101,31 @@ def close() -> None:
 
 class Watchdog:
     """Interrupts queries that run past their time limit: one thread for every query of the process, where a
-    timer per query would start (and stop) a thread each time."""
+    timer per query would start (and stop) a thread each time.
 
-    def __init__(self) -> None:
+    The thread is woken only when a new deadline comes before the moment it already sleeps until; with no
+    query running it sleeps one query time limit, so a query with the usual limit starts without waking it."""
+
+    def __init__(self, idle_seconds: Callable[[], float] = lambda: 60.0) -> None:
         self._due: dict[int, tuple[float, Callable[[], None]]] = {}
         self._tickets = itertools.count()
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._wakes_at = 0.0
+        self._idle_seconds = idle_seconds
 
     def watch(self, seconds: float, interrupt: Callable[[], None]) -> int:
         ticket = next(self._tickets)
+        at = time.monotonic() + seconds
         with self._changed:
-            self._due[ticket] = (time.monotonic() + seconds, interrupt)
+            self._due[ticket] = (at, interrupt)
             if self._thread is None or not self._thread.is_alive():
+                self._wakes_at = at
                 self._thread = threading.Thread(target=self._run, name="duckdb-watchdog", daemon=True)
                 self._thread.start()
-            self._changed.notify()
+            elif at < self._wakes_at:
+                self._wakes_at = at
+                self._changed.notify()
         return ticket
 
     def release(self, ticket: int) -> None:
@@ -131,11 +140,12 @@ class Watchdog:
                     if at <= now:
                         del self._due[ticket]
                         interrupt()
-                soonest = min((at for at, _ in self._due.values()), default=now + 60.0)
-                self._changed.wait(max(soonest - now, 0.001))
+                idle = now + max(self._idle_seconds(), 0.001)
+                self._wakes_at = min((at for at, _ in self._due.values()), default=idle)
+                self._changed.wait(max(self._wakes_at - now, 0.001))
 
 
-_watchdog = Watchdog()
+_watchdog = Watchdog(lambda: report_settings().query_timeout)
 
 
 def compile_duckdb(stmt: Any) -> tuple[str, list[Any]]:

@@ -4,8 +4,9 @@ cached getData requests per second.
 
 getData is timed as a browser calls it: over HTTP from the platform running in uvicorn (keep-alive), so the
 figure holds what serving the request costs and nothing of an in-process test client's thread hand-offs.
-The timed calls use the standard library's HTTP client, the lightest Python has: a browser's own request
-costs it next to nothing, and httpx would add about half a millisecond of its own Python to each call.
+The timed calls use a minimal keep-alive HTTP/1.1 client that parses answers with orjson: a browser's own
+request and `JSON.parse` cost about that, where httpx or `http.client` with `json` would add up to a
+millisecond of their own Python to each call.
 The cached requests per second are measured in-process, beside a bare Starlette app in the same client.
 
 Run: `.venv/bin/python -m tests.bench.bench_reports` (PostgreSQL from ATRIUM_TEST_DATABASE_URL or
@@ -15,10 +16,9 @@ postgresql://postgres@127.0.0.1:5432/test, its own schema, dropped afterwards).
 from __future__ import annotations
 
 import gc
-import http.client
-import json
 import os
 import secrets
+import socket
 import sqlite3
 import statistics
 import tempfile
@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import duckdb
 import httpx
+import orjson
 import pandas as pd
 import psycopg
 
@@ -174,30 +175,62 @@ class Served:
 
 
 class KeptAlive:
-    """Envelope calls over one kept-alive connection with `http.client`, signed in as `signed_in` is."""
+    """Envelope calls over one kept-alive HTTP/1.1 connection, signed in as `signed_in` is.
+
+    The client does what a browser's network stack does natively: it writes the request, reads the answer
+    to its Content-Length and parses the JSON with orjson, which takes about as long as V8's `JSON.parse`
+    (0.12 ms against 0.13 ms for a 27 KB chart answer). `http.client` would add its header parsing in Python
+    and `json.loads` 0.3 ms per answer, time no browser spends, to the platform's figure."""
 
     def __init__(self, url: str, signed_in: Any) -> None:
         parts = urlsplit(url)
-        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=300)
-        self.headers = {**signed_in.headers, "content-type": "application/json"}
+        self.address = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.sock = self._connect()
+        headers = {**signed_in.headers, "content-type": "application/json"}
+        self.head = "".join(f"{k}: {v}\r\n" for k, v in headers.items() if k.lower() != "content-length")
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(self.address, timeout=300)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
 
     def ok(self, method: str, path: str, json: Any = None) -> Any:  # noqa: A002 - AtriumClient's signature
+        body = b"" if json is None else orjson.dumps(json)
+        request = (
+            f"{method} {path} HTTP/1.1\r\nhost: {self.address[0]}\r\n{self.head}"
+            f"content-length: {len(body)}\r\n\r\n"
+        ).encode("latin-1") + body
         try:
-            self.conn.request(method, path, body=_dumps(json), headers=self.headers)
-            resp = self.conn.getresponse()
-        except (ConnectionError, http.client.RemoteDisconnected):  # the server closed an idle connection
-            self.conn.close()
-            self.conn.request(method, path, body=_dumps(json), headers=self.headers)
-            resp = self.conn.getresponse()
-        body = _loads(resp.read())
-        assert resp.status == 200 and body["code"] == 800, f"{method} {path}: {body}"
-        return body["data"]
+            status, answer = self._exchange(request)
+        except ConnectionError:  # the server closed an idle connection
+            self.sock.close()
+            self.sock = self._connect()
+            status, answer = self._exchange(request)
+        out = orjson.loads(answer)
+        assert status == 200 and out["code"] == 800, f"{method} {path}: {out}"
+        return out["data"]
+
+    def _exchange(self, request: bytes) -> tuple[int, bytes]:
+        self.sock.sendall(request)
+        received = b""
+        while b"\r\n\r\n" not in received:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("connection closed")
+            received += chunk
+        head, _, rest = received.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        fields = dict(line.split(b":", 1) for line in lines[1:])
+        length = int({k.strip().lower(): v for k, v in fields.items()}[b"content-length"])
+        while len(rest) < length:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("connection closed")
+            rest += chunk
+        return int(lines[0].split()[1]), rest[:length]
 
     def close(self) -> None:
-        self.conn.close()
-
-
-_dumps, _loads = json.dumps, json.loads
+        self.sock.close()
 
 
 def view_for(admin: Any, url: str, table: str, mode: str = "direct", timed: Any = None) -> dict[str, Any]:

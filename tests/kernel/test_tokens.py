@@ -208,3 +208,84 @@ def test_disabling_a_user_revokes_their_sessions(admin_client, person, client):
     }
     admin_client.ok("POST", "/api/base/admin/users/state", json={"userId": p.user_id, "enabled": True})
     assert client.login(p.account, p.password)["code"] == 800
+
+
+def test_requests_that_miss_the_session_cache_together_share_one_lookup(kernel, user_client, monkeypatch):
+    """A page's parallel first calls (or every connection after a restart) look a token up once; a caller
+    that goes away meanwhile does not take the answer from the others."""
+    import asyncio
+    import threading
+
+    from atrium.kernel.identity.sessions import SESSIONS, token_hash
+
+    token = user_client.headers["authorization"]
+    kernel.local.drop(SESSIONS, token_hash(token))
+    lookups: list[str] = []
+    release = threading.Event()
+    real_lookup = kernel.auth._lookup
+
+    def slow_lookup(h: str, since):
+        lookups.append(h)
+        release.wait(5)
+        return real_lookup(h, since)
+
+    monkeypatch.setattr(kernel.auth, "_lookup", slow_lookup)
+
+    async def together():
+        waiters = [asyncio.ensure_future(kernel.auth.session_for(token)) for _ in range(8)]
+        await asyncio.sleep(0.05)
+        waiters[0].cancel()
+        release.set()
+        return await asyncio.gather(*waiters[1:])
+
+    found = asyncio.run(together())
+    assert len(lookups) == 1
+    assert {s.user.account for s in found} == {"alice"}
+    assert kernel.local.get(SESSIONS, token_hash(token)) is not None
+    assert user_client.ok("GET", ME)["account"] == "alice"
+    assert len(lookups) == 1
+
+
+def test_a_lookup_begun_before_a_sign_out_does_not_answer_or_keep_the_old_session(
+    kernel, user_client, monkeypatch
+):
+    import asyncio
+    import threading
+
+    from atrium.kernel.identity.sessions import SESSIONS, load_session, token_hash
+
+    token = user_client.headers["authorization"]
+    h = token_hash(token)
+    kernel.local.drop(SESSIONS, h)
+    started, release = threading.Event(), threading.Event()
+    real_lookup = kernel.auth._lookup
+    calls: list[str] = []
+
+    def held_lookup(h: str, since):
+        calls.append(h)
+        if len(calls) == 1:
+            with kernel.session() as db:
+                found = load_session(db, h)  # read while the token is still valid ...
+            started.set()
+            release.wait(5)  # ... and offered to the cache only after the sign-out below
+            kernel.local.put(SESSIONS, h, found, since=since)
+            return found
+        return real_lookup(h, since)
+
+    monkeypatch.setattr(kernel.auth, "_lookup", held_lookup)
+
+    async def race():
+        early = asyncio.ensure_future(kernel.auth.session_for(token))
+        await asyncio.to_thread(started.wait, 5)
+        await asyncio.to_thread(user_client.ok, "GET", "/api/base/base-user/logout")
+        calls.append("signed out")
+        late = asyncio.ensure_future(kernel.auth.session_for(token))
+        await asyncio.sleep(0.05)
+        release.set()
+        return await early, await late
+
+    _early, late = asyncio.run(race())
+    assert late is None  # asked after the sign-out: looked up again, and refused
+    assert calls[-2:] == ["signed out", h]
+    assert kernel.local.get(SESSIONS, h) is None
+    assert user_client.get(ME)["code"] == -1

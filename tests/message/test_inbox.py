@@ -195,3 +195,50 @@ def test_letters_menu_carries_the_badge_key(user_client):
     letters = [m for m in flat if m["menuUrl"] == "/letters"]
     assert letters and letters[0]["subscriptKey"] == "unreadMessages" and letters[0]["subscriptStatus"] == 1
     assert not [m for m in flat if m["menuUrl"] == "/message-management"]  # administrators only
+
+
+def test_pages_that_miss_the_unread_count_together_share_one_load(admin_client, member, kernel, monkeypatch):
+    """The bells of many open pages ask at once when a count is missing: the database is read once. A
+    request that comes after a letter was read never takes the answer of a load begun before it."""
+    import asyncio
+    import threading
+
+    from atrium.plugins.message import api
+    from atrium.sdk.context import RequestContext, set_context
+
+    u = member()
+    send_ok(admin_client, toUsers=[u.user_id])
+    first = inbox(u)["list"][0]["msgInstanceId"]
+    send_ok(admin_client, toUsers=[u.user_id])
+    assert unread_total(u) == 2
+    api.unread.cache.clear()
+    loads: list[dict[str, int]] = []
+    loaded, release = threading.Event(), threading.Event()
+    real_load = api._load_counts
+
+    def held_load(tenant_id: int, user_id: int) -> dict[str, int]:
+        counts = real_load(tenant_id, user_id)
+        loads.append(counts)
+        if len(loads) == 1:
+            loaded.set()
+            release.wait(5)
+        return counts
+
+    monkeypatch.setattr(api, "_load_counts", held_load)
+
+    async def bells() -> tuple[list[int], int]:
+        session = await kernel.auth.session_for(u.headers["authorization"])
+        set_context(RequestContext(user=session.user, tenant_id=session.user.tenant_id))
+        ask = lambda: asyncio.ensure_future(api.unread_message_total(api.MessageSystemsIn()))  # noqa: E731
+        together = [ask() for _ in range(6)]
+        await asyncio.to_thread(loaded.wait, 5)
+        read = {"params": {"systemCodes": [], "msgInstanceIds": [first]}}
+        await asyncio.to_thread(u.ok, "POST", f"{INBOX}/read", json=read)
+        after_read = await asyncio.wait_for(ask(), 5)  # its own load, not the one still running
+        release.set()
+        return list(await asyncio.gather(*together)), after_read
+
+    answers, after_read = asyncio.run(bells())
+    assert answers == [2] * 6 and after_read == 1
+    assert len(loads) == 2
+    assert unread_total(u) == 1

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -243,6 +246,34 @@ def test_a_query_past_its_time_limit_is_stopped(acme, kernel, synced):
         assert stopped.value.params == {"seconds": 0.2}
         keys, rows = extract.query(ds, [], lambda _rel: sa.select(sa.literal(7).label("n")), timeout=5)
         assert keys == ["n"] and rows == [(7,)]
+
+
+def test_the_watchdog_stops_each_query_at_its_own_deadline():
+    """A limit shorter than the watchdog's sleep wakes it; the usual limit, started while it sleeps one limit,
+    is still stopped on time; a released query is never interrupted."""
+    stopped: dict[str, float] = {}
+    done = threading.Event()
+
+    def interrupt(name: str) -> Callable[[], None]:
+        def stop() -> None:
+            stopped[name] = time.monotonic()
+            if len(stopped) == 2:
+                done.set()
+
+        return stop
+
+    watchdog = extract.Watchdog(idle_seconds=lambda: 0.3)
+    start = time.monotonic()
+    watchdog.watch(0.3, interrupt("usual"))
+    watchdog.watch(0.05, interrupt("short"))
+    released = watchdog.watch(0.1, interrupt("released"))
+    watchdog.release(released)
+    assert done.wait(5)
+    assert set(stopped) == {"usual", "short"}
+    assert stopped["short"] < stopped["usual"]
+    assert stopped["short"] - start >= 0.05 and stopped["usual"] - start >= 0.3
+    time.sleep(0.2)
+    assert "released" not in stopped
 
 
 def test_kept_statements_follow_filters_fields_and_days(acme, admin_client, synced, monkeypatch):
