@@ -27,9 +27,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 async def hello(request):
+    if request.method == "POST":
+        await request.json()
     return JSONResponse({"code": 800, "msg": "ok", "data": {"hello": "world"}})
 
-app = Starlette(routes=[Route("/bare", hello)])
+app = Starlette(routes=[Route("/bare", hello, methods=["GET", "POST"])])
 """
 
 
