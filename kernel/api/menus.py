@@ -51,7 +51,9 @@ _loads: Flight[dict[str, Any]] = Flight()
 """A user's pages ask for the tree together when it is missing (sign-in, a change of menus): one load."""
 
 
-async def _load_and_keep(system: str, default_key: tuple[int, int | None, str], since: Any) -> dict[str, Any]:
+async def _load_and_keep(
+    system: str, default_key: tuple[int, int | None, str], since: tuple[int, int]
+) -> dict[str, Any]:
     k = kernel()
     data = await run_in_threadpool(k.run_in_session, _load, {"system_code": system})
     k.local.put("default-menu", default_key, data["defaultMenu"] or {}, since=since)

@@ -58,7 +58,7 @@ _builds: Flight[dict[str, Any]] = Flight()
 """A page's parallel first calls ask for the profile together when it is missing: one build."""
 
 
-async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: Any) -> dict[str, Any]:
+async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: tuple[int, int]) -> dict[str, Any]:
     k = kernel()
     profile = await run_in_threadpool(k.run_in_session, profiles.build_profile, {"su": su})
     k.local.put(profiles.PROFILES, key, profile, since=since)

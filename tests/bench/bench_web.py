@@ -74,13 +74,18 @@ class Seen:
     def host_bytes(self) -> int:
         return sum(n for u, n in self.js.items() if not urlparse(u).path.startswith("/plugins/"))
 
-    def plugin_bytes(self) -> dict[str, int]:
+    def plugin_bytes(self, charts: bool = False) -> dict[str, int]:
+        """Each plugin remote's files by plugin: without its chart library chunks, or only those."""
         out: dict[str, int] = {}
         for u, n in self.js.items():
             parts = urlparse(u).path.split("/")
-            if len(parts) > 2 and parts[1] == "plugins":
+            if len(parts) > 2 and parts[1] == "plugins" and (u in self.charts) == charts:
                 out[parts[2]] = out.get(parts[2], 0) + n
         return out
+
+    def host_chart_bytes(self) -> int:
+        host = {u: n for u, n in self.js.items() if not urlparse(u).path.startswith("/plugins/")}
+        return sum(n for u, n in host.items() if u in self.charts)
 
 
 def watch(page: Page) -> Seen:
@@ -350,30 +355,32 @@ def main() -> None:
         budget,
         baseline_name="shared libraries",
     )
-    plugins = home.plugin_bytes()
+    plugins, plugin_charts = home.plugin_bytes(), home.plugin_bytes(charts=True)
     report(
         "first page after sign-in: JS gzip, host + plugin slots",
-        home.host_bytes() + sum(plugins.values()),
+        home.host_bytes() + sum(plugins.values()) + sum(plugin_charts.values()),
         shared_bytes(home, files),
         "B",
-        f"plugins apart, each at most {PLUGIN_BUDGET:,} B",
+        f"plugins apart, each at most {PLUGIN_BUDGET:,} B beside its chart library",
         baseline_name="shared libraries",
     )
     print(
-        "  plugin remotes on the first page (gzip B): "
-        + ", ".join(f"{k} {v:,}" for k, v in sorted(plugins.items()))
+        "  plugin remotes on the first page, without chart libraries (gzip B): "
+        + ", ".join(
+            f"{k} {v:,}" + (" (over budget)" if v > PLUGIN_BUDGET else "") for k, v in sorted(plugins.items())
+        )
     )
-    before = sum(
-        n
-        for p in (login_js, *(r.seen for r in signs), *(r.seen for r in homes))
-        for u, n in p.js.items()
-        if u in p.charts
-    )
+    if plugin_charts:
+        print(
+            "  chart library chunks the home cards' remotes load on /home (gzip B): "
+            + ", ".join(f"{k} {v:,}" for k, v in sorted(plugin_charts.items()))
+        )
+    before = sum(p.host_chart_bytes() for p in (login_js, *(r.seen for r in signs), *(r.seen for r in homes)))
     if opened is None:
         print("chart libraries: no report panel to open (reports plugin not installed or not built)")
     else:
         report(
-            "chart library JS before a report opens",
+            "chart library JS the host fetches before a report opens",
             before,
             sum(opened.js[u] for u in opened.charts),
             "B",
