@@ -52,7 +52,7 @@ _loads: Flight[dict[str, Any]] = Flight()
 
 
 async def _load_and_keep(
-    system: str, default_key: tuple[int, int | None, str], since: tuple[int, int]
+    system: str, default_key: tuple[int, int | None, str], since: int
 ) -> dict[str, Any]:
     k = kernel()
     data = await run_in_threadpool(k.run_in_session, _load, {"system_code": system})
@@ -72,9 +72,9 @@ async def find_user_menus(query: SystemQuery) -> dict[str, Any]:
     default_key = (su.user_id, su.tenant_id, system)
     default = k.local.get("default-menu", default_key)
     if tree is None or default is None:
-        since = k.local.generation("default-menu")
+        since = k.local.generation("default-menu", default_key)
         load = partial(_load_and_keep, system, default_key, since)
-        return await _loads.run((default_key, key, since, k.local.generation(menus.MENUS)), load)
+        return await _loads.run((default_key, key, since, k.local.generation(menus.MENUS, key)), load)
     json_key = ("json", *key)
     tree_json = k.local.get(menus.MENUS, json_key)
     if tree_json is None:

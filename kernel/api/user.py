@@ -49,7 +49,7 @@ async def get_login_user() -> dict[str, Any]:
     key = (su.user_id, su.tenant_id, su.system_code, su.is_supervisor)
     profile = k.local.get(profiles.PROFILES, key)
     if profile is None:
-        since = k.local.generation(profiles.PROFILES)
+        since = k.local.generation(profiles.PROFILES, key)
         profile = await _builds.run((key, since), partial(_build_and_keep, su, key, since))
     return profile  # type: ignore[no-any-return]
 
@@ -58,7 +58,7 @@ _builds: Flight[dict[str, Any]] = Flight()
 """A page's parallel first calls ask for the profile together when it is missing: one build."""
 
 
-async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: tuple[int, int]) -> dict[str, Any]:
+async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: int) -> dict[str, Any]:
     k = kernel()
     profile = await run_in_threadpool(k.run_in_session, profiles.build_profile, {"su": su})
     k.local.put(profiles.PROFILES, key, profile, since=since)

@@ -194,7 +194,7 @@ class Authenticator:
         self.grace = RefreshGrace(kernel)
         self._lookups: Flight[CachedSession | None] = Flight()
 
-    def _lookup(self, h: str, since: tuple[int, int]) -> CachedSession | None:
+    def _lookup(self, h: str, since: int) -> CachedSession | None:
         with self.kernel.session() as db:
             found = load_session(db, h)
         if found is not None:
@@ -209,7 +209,7 @@ class Authenticator:
         cached = local.get(SESSIONS, h)
         if cached is None:
             # a request that comes after a sign-out or revocation never joins a lookup begun before it
-            since = local.generation(SESSIONS)
+            since = local.generation(SESSIONS, h)
             cached = await self._lookups.in_thread((h, since), self._lookup, h, since)
             if cached is None:
                 return None

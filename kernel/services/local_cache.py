@@ -21,14 +21,19 @@ CHANNEL = "kernel.invalidate"
 class LocalCache:
     """A bounded in-process map per namespace; `invalidate` reaches every server process.
 
-    Each namespace counts its drops (`generation`): a value read from the database is kept with
-    `put(..., since=generation)` only if nothing of its namespace was dropped while it was being read, so a
-    read that raced a change cannot put the old value back."""
+    Every drop is stamped with a tick, for its key or its whole namespace; `generation(space, key)` is the
+    tick of the last drop that reached that key. A value read from the database is kept with
+    `put(..., since=generation)` only if nothing dropped its key while it was being read, so a read that
+    raced a change cannot put the old value back, while drops of other keys leave it alone."""
 
     def __init__(self, pubsub: PubSub, max_items: int = 50_000) -> None:
         self._spaces: dict[str, OrderedDict[Any, Any]] = {}
-        self._drops: dict[str, int] = {}
-        self._clears = 0
+        self._tick = 0
+        self._key_drops: OrderedDict[tuple[str, Any], int] = OrderedDict()
+        self._space_drops: dict[str, int] = {}
+        #: the tick of the last clear, or of the newest key drop no longer remembered (conservatively, every
+        #: key counts as dropped then)
+        self._floor = 0
         self._lock = threading.Lock()
         self._max = max_items
         self._pubsub = pubsub
@@ -39,12 +44,12 @@ class LocalCache:
         d = self._spaces.get(space)
         return None if d is None else d.get(key)
 
-    def generation(self, space: str) -> tuple[int, int]:
-        return self._clears, self._drops.get(space, 0)
+    def generation(self, space: str, key: Any) -> int:
+        return max(self._key_drops.get((space, key), 0), self._space_drops.get(space, 0), self._floor)
 
-    def put(self, space: str, key: Any, value: Any, since: tuple[int, int] | None = None) -> None:
+    def put(self, space: str, key: Any, value: Any, since: int | None = None) -> None:
         with self._lock:
-            if since is not None and since != (self._clears, self._drops.get(space, 0)):
+            if since is not None and since != self.generation(space, key):
                 return
             d = self._spaces.setdefault(space, OrderedDict())
             d[key] = value
@@ -53,13 +58,18 @@ class LocalCache:
 
     def drop(self, space: str, key: Any = None) -> None:
         with self._lock:
-            self._drops[space] = self._drops.get(space, 0) + 1
+            self._tick += 1
             if key is None:
+                self._space_drops[space] = self._tick
                 self._spaces.pop(space, None)
-            else:
-                d = self._spaces.get(space)
-                if d is not None:
-                    d.pop(key, None)
+                return
+            self._key_drops[(space, key)] = self._tick
+            self._key_drops.move_to_end((space, key))
+            if len(self._key_drops) > self._max:
+                self._floor = max(self._floor, self._key_drops.popitem(last=False)[1])
+            d = self._spaces.get(space)
+            if d is not None:
+                d.pop(key, None)
 
     def invalidate(self, space: str, key: Any = None) -> None:
         """Drop here at once, and in every other process when the pub/sub message arrives."""
@@ -73,7 +83,8 @@ class LocalCache:
 
     def clear(self) -> None:
         with self._lock:
-            self._clears += 1
+            self._tick += 1
+            self._floor = self._tick
             self._spaces.clear()
 
     async def _on_resumed(self, _message: dict[str, Any]) -> None:
