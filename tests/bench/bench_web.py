@@ -379,13 +379,23 @@ def main() -> None:
     if opened is None:
         print("chart libraries: no report panel to open (reports plugin not installed or not built)")
     else:
+        opened_charts = sum(opened.js[u] for u in opened.charts)
         report(
             "chart library JS the host fetches before a report opens",
             before,
-            sum(opened.js[u] for u in opened.charts),
+            opened_charts,
             "B",
             "0",
             baseline_name="when a report opens",
+        )
+        viewer = opened.plugin_bytes().get("reports", 0)
+        report(
+            "reports remote a viewer downloads to open a panel, without chart libraries, gzip",
+            viewer,
+            opened_charts,
+            "B",
+            f"at most {PLUGIN_BUDGET:,} B",
+            baseline_name="the chart libraries it downloads",
         )
     report(
         "sign-in answer -> shell interactive",
