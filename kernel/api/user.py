@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,7 +23,6 @@ from atrium.kernel.systems import check_system_usable
 from atrium.sdk.context import SessionUser, current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
-from atrium.sdk.flight import Flight
 from atrium.sdk.routing import Router
 
 router = Router("/api/base")
@@ -49,20 +48,9 @@ async def get_login_user() -> dict[str, Any]:
     key = (su.user_id, su.tenant_id, su.system_code, su.is_supervisor)
     profile = k.local.get(profiles.PROFILES, key)
     if profile is None:
-        since = k.local.generation(profiles.PROFILES, key)
-        profile = await _builds.run((key, since), partial(_build_and_keep, su, key, since))
+        build = partial(k.run_in_session, profiles.build_profile, {"su": su})
+        profile = await k.local.fill(profiles.PROFILES, key, build)
     return profile  # type: ignore[no-any-return]
-
-
-_builds: Flight[dict[str, Any]] = Flight()
-"""A page's parallel first calls ask for the profile together when it is missing: one build."""
-
-
-async def _build_and_keep(su: SessionUser, key: tuple[Any, ...], since: int) -> dict[str, Any]:
-    k = kernel()
-    profile = await run_in_threadpool(k.run_in_session, profiles.build_profile, {"su": su})
-    k.local.put(profiles.PROFILES, key, profile, since=since)
-    return cast(dict[str, Any], profile)
 
 
 @account_router.get("/api/account")

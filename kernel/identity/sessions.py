@@ -9,6 +9,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -21,7 +22,6 @@ from atrium.kernel.models import AuthToken, Membership, Tenant, User, UserRole
 from atrium.sdk.context import RequestContext, SessionUser, unscoped
 from atrium.sdk.db import utcnow
 from atrium.sdk.errors import NotLoggedIn
-from atrium.sdk.flight import Flight
 
 if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
@@ -192,14 +192,10 @@ class Authenticator:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.grace = RefreshGrace(kernel)
-        self._lookups: Flight[CachedSession | None] = Flight()
 
-    def _lookup(self, h: str, since: int) -> CachedSession | None:
+    def _lookup(self, h: str) -> CachedSession | None:
         with self.kernel.session() as db:
-            found = load_session(db, h)
-        if found is not None:
-            self.kernel.local.put(SESSIONS, h, found, since=since)
-        return found
+            return load_session(db, h)
 
     async def session_for(self, token: str) -> CachedSession | None:
         if not token or len(token) > 256:
@@ -208,9 +204,7 @@ class Authenticator:
         local = self.kernel.local
         cached = local.get(SESSIONS, h)
         if cached is None:
-            # a request that comes after a sign-out or revocation never joins a lookup begun before it
-            since = local.generation(SESSIONS, h)
-            cached = await self._lookups.in_thread((h, since), self._lookup, h, since)
+            cached = await local.fill(SESSIONS, h, partial(self._lookup, h))
             if cached is None:
                 return None
         if cached.deadline < time.time():

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from sqlalchemy import event
+from starlette.concurrency import run_in_threadpool
 
 from atrium.kernel.services.pubsub import RESUMED
+from atrium.sdk.flight import Flight
 from atrium.sdk.services import PubSub
 
 CHANNEL = "kernel.invalidate"
@@ -34,6 +38,7 @@ class LocalCache:
         #: the tick of the last clear, or of the newest key drop no longer remembered (conservatively, every
         #: key counts as dropped then)
         self._floor = 0
+        self._fills: Flight[Any] = Flight()
         self._lock = threading.Lock()
         self._max = max_items
         self._pubsub = pubsub
@@ -55,6 +60,20 @@ class LocalCache:
             d[key] = value
             if len(d) > self._max:
                 d.popitem(last=False)
+
+    async def fill(self, space: str, key: Any, build: Callable[[], Any]) -> Any:
+        """After a miss: `build()` on a worker thread, once for every request that misses the key meanwhile,
+        its answer kept (unless None) only if the key was not dropped while it ran. A request that comes after
+        such a drop never joins a build begun before it."""
+        since = self.generation(space, key)
+        keep = partial(self._build_and_keep, space, key, build, since)
+        return await self._fills.run((space, key, since), keep)
+
+    async def _build_and_keep(self, space: str, key: Any, build: Callable[[], Any], since: int) -> Any:
+        value = await run_in_threadpool(build)
+        if value is not None:
+            self.put(space, key, value, since=since)
+        return value
 
     def drop(self, space: str, key: Any = None) -> None:
         with self._lock:
