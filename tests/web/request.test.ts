@@ -92,6 +92,30 @@ test('code -1 remembers the address, clears the session and goes to /login after
   assert.deepEqual(h.navigations, ['/login']);
 });
 
+test('a lost-session answer to a request sent before a new sign-in does not end the new session', async () => {
+  let answer: (r: Response) => void = () => undefined;
+  const h = harness(() => new Promise<Response>((resolve) => { answer = resolve; }));
+  session.setTokens('old', 'old-ref');
+  const stale = request('base/a');
+  session.clear();
+  session.setTokens('new', 'new-ref');
+  answer(json({ code: -1, msg: 'not logged in', data: null }));
+  await assert.rejects(stale, (err: any) => err.code === -1);
+  assert.equal(session.getToken(), 'new');
+  assert.deepEqual(h.notes, []);
+  assert.deepEqual(h.timers, []);
+});
+
+test('a sign-in within the 2 s before the redirect keeps the user on their page', async () => {
+  const h = harness(() => json({ code: -1, msg: 'not logged in', data: null }));
+  session.setTokens('acc', 'ref');
+  await assert.rejects(request('base/a'), (err: any) => err.code === -1);
+  assert.equal(session.getToken(), undefined);
+  session.setTokens('again', 'again-ref');
+  h.timers[0].fn();
+  assert.deepEqual(h.navigations, []);
+});
+
 test('code -1 on /portal or an open route does not remember the address', async () => {
   const h = harness(() => json({ code: -1, msg: '', data: null }));
   h.location.pathname = '/portal';

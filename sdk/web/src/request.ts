@@ -237,8 +237,16 @@ export async function handleNotLoggedIn(): Promise<void> {
   cfg.notify('error', stockMessage(-1));
   cfg.setTimeout(() => {
     finish();
-    cfg.navigate('/login');
+    if (!session.getToken()) cfg.navigate('/login');
   }, cfg.loginRedirectDelay);
+}
+
+/**
+ * Whether a lost-session answer speaks for the session in front of the user: an answer to a request
+ * sent under tokens since signed out or replaced by a new sign-in must not end the new session.
+ */
+function sessionStillCurrent(sentToken: string | undefined): boolean {
+  return (session.getToken() || undefined) === (sentToken || undefined);
 }
 
 /** Resets the one-at-a-time guard of the -1 flow (tests; the host after a new sign-in). */
@@ -298,7 +306,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   renewTokens(response.headers);
 
   if (response.status === 401) {
-    void handleNotLoggedIn();
+    if (sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
     throw new RequestError(stockMessage(401), -1, 401);
   }
   if (options.blob && response.ok) {
@@ -321,7 +329,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   }
   const relayFailure = response.status === 500 && /token ?relay/i.test(envelope.msg || '');
   if (envelope.code === NOT_LOGGED_IN || relayFailure) {
-    void handleNotLoggedIn();
+    if (sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
     throw new RequestError(envelope.msg || stockMessage(-1), -1, response.status, envelope.data);
   }
   if (SUCCESS_CODES.includes(envelope.code)) {
