@@ -221,6 +221,27 @@ def test_signing_out_in_one_tab_sends_the_other_tabs_to_the_sign_in_page(context
     second.wait_for_url("**/login")  # told over its socket, without a request of its own
 
 
+def test_signing_straight_back_in_after_signing_out_stays_signed_in(page, live_server):
+    """The socket and the requests of the sign-in that ended may answer after the next sign-in on the same
+    page: they must not end it. 2.5 s outlasts the socket's grace (1.5 s) and the redirect delay (2 s)."""
+    sign_in(page, live_server.url, "alice", "Alice@123")
+    page.goto(live_server.url + "/letters")
+    expect(page.get_by_test_id("msg-bell")).to_be_visible(timeout=WAIT)
+    page.get_by_test_id("user-menu").click()
+    page.get_by_role("menuitem", name="Sign out").click()
+    page.locator(".ant-modal-confirm").get_by_role("button", name="OK").click()
+    page.wait_for_url("**/login")
+    page.locator("#account").fill("alice")
+    page.locator("#password").fill("Alice@123")
+    page.locator("#agree").check()
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_test_id("msg-bell")).to_be_visible(timeout=WAIT)
+    page.wait_for_timeout(2500)
+    assert "/login" not in page.url, page.url
+    expect(page.get_by_test_id("user-menu")).to_be_visible()
+    expect(page.get_by_test_id("msg-bell")).to_be_visible()
+
+
 def set_enabled(admin: Api, tenant_id: int, enabled: bool) -> None:
     for plugin in ("message", "watermark"):
         admin.ok("POST", "/api/base/admin/plugins/state",

@@ -88,6 +88,7 @@ class LiveConnection {
       void inbox.reload(); // letters sent while the socket was down
     };
     socket.onmessage = (event) => {
+      if (this.socket !== socket) return; // a socket closed for an earlier sign-in
       this.lastSeen = Date.now();
       let frame: PushFrame;
       try {
@@ -95,7 +96,7 @@ class LiveConnection {
       } catch {
         return;
       }
-      this.handle(frame);
+      this.handle(frame, token);
     };
     socket.onclose = (event) => {
       clearInterval(this.pingTimer);
@@ -124,9 +125,10 @@ class LiveConnection {
     }, delay);
   }
 
-  private handle(frame: PushFrame): void {
+  /** `token`: the sign-in the socket was opened for. */
+  private handle(frame: PushFrame, token: string): void {
     if (frame.code === -1 && frame.type === 'logout') {
-      sessionEnded();
+      sessionEnded(token);
       return;
     }
     if (frame.code !== 800 || frame.subKey !== SUB_KEY) return;
@@ -139,13 +141,16 @@ class LiveConnection {
   }
 }
 
-/** The server ended this sign-in (signed out in another tab, password changed, account disabled). The tab
- * that signed out goes to the sign-in page by itself; any other page of the session follows it there. */
-function sessionEnded(): void {
+/** The server ended the sign-in `token` (signed out in another tab, password changed, account disabled).
+ * The tab that signed out goes to the sign-in page by itself; any other page of the session follows it
+ * there, unless someone has signed in again on this page meanwhile. */
+function sessionEnded(token: string): void {
   live.stop();
   inbox.reset();
   window.setTimeout(() => {
     if (isOpenRoute(window.location.pathname)) return;
+    const current = session.getToken();
+    if (current && current !== token) return;
     bus.emit('watermark:clear');
     bus.emit('logout');
     session.clear();
