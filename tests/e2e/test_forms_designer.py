@@ -214,7 +214,8 @@ def test_dragging_fields_onto_the_grid(page, live_server) -> None:  # type: igno
     page.get_by_test_id("canvas-handle-3").focus()
     page.keyboard.press("Space")
     expect(told).to_have_text("Date is over position 4 of 4.")
-    page.wait_for_timeout(200)  # the library measures the tiles for keyboard moves just after the pick-up; no person is faster
+    # the library measures the tiles for keyboard moves just after the pick-up; no person is faster
+    page.wait_for_timeout(200)
     page.keyboard.press("ArrowUp")
     expect(told).to_have_text("Date is over position 2 of 4.")
     page.keyboard.press("Space")
