@@ -246,13 +246,20 @@ function baseConfig({ dir, mode, entry, host = false }) {
   };
 }
 
-function federationPlugin(options) {
+/**
+ * `runtime`: 'provide' (the host) bundles the federation runtime once and hands it to the remotes;
+ * 'external' (a remote) takes the host's instead of a copy in each remoteEntry.js.
+ */
+function federationPlugin(options, runtime) {
   const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
-  // Remotes are loaded from remoteEntry.js, never from manifests: the snapshot code is not needed.
   return new ModuleFederationPlugin({
     dts: false,
     manifest: false,
-    experiments: { optimization: { disableSnapshot: true, target: 'web' } },
+    experiments: {
+      // Remotes are loaded from remoteEntry.js, never from manifests: the snapshot code is not needed.
+      optimization: { disableSnapshot: true, target: 'web' },
+      ...(runtime === 'provide' ? { provideExternalRuntime: true } : { externalRuntime: true }),
+    },
     // The host provides every shared module: a remote takes what is loaded, and no other remote's entry is
     // fetched to compare versions.
     shareStrategy: 'loaded-first',
@@ -279,7 +286,7 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
     clean: true,
   };
   config.plugins = [
-    federationPlugin({ name, remotes: {}, shared: sharedConfig('host', dir) }),
+    federationPlugin({ name, remotes: {}, shared: sharedConfig('host', dir) }, 'provide'),
     new HtmlWebpackPlugin({ template: template || path.join(dir, 'public/index.html'), inject: 'body', scriptLoading: 'defer' }),
   ];
   if (earlyChunks) config.plugins.push(new (require('./earlyChunks.cjs').EarlyChunks)(earlyChunks));
@@ -311,7 +318,7 @@ function createRemoteConfig({ dir, name, mode = process.env.NODE_ENV || 'product
       filename: 'remoteEntry.js',
       exposes: exposes || { './App': './src/App.tsx' },
       shared: sharedConfig('remote'),
-    }),
+    }, 'external'),
   ];
   return config;
 }
