@@ -23,7 +23,8 @@ SLAPD = "/usr/sbin/slapd"
 CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"  # Chinese labels in Chromium screenshots
 # A real browser on a shared two-core runner sometimes misses a frame: a failing browser test runs
 # again (at most twice, each rerun reported) before it counts as failed.
-BROWSER_RERUNS = ("--reruns", "2", "--reruns-delay", "1")
+# A retried test's failed attempts are printed, so a flaky test shows why it failed even when it passes.
+BROWSER_RERUNS = ("--reruns", "2", "--reruns-delay", "1", "--rerun-show-tracebacks")
 # The Python suite runs in one worker per core (pytest-xdist); each worker has its own app, database
 # schema and Redis prefix. The browser tests keep one server and one browser, in order.
 PARALLEL = ("-n", "auto")
