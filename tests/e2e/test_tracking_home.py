@@ -109,7 +109,7 @@ def test_page_visit_click_and_remote_load_are_recorded(admin_page: Any, live_ser
         return (
             (2, "/content-management", "") in kinds
             and (3, "/content-management", "publish-article") in kinds
-            and any(r["eventType"] == 1 for r in records)
+            and any(r["eventType"] == 1 and r["microAppCode"] == "portal" for r in records)
         )
 
     records = recent_until(page, http, arrived)
