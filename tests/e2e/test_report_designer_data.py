@@ -166,6 +166,8 @@ def keyboard_drag(page: Page, source: str, target: str) -> None:
     a = page.get_by_test_id(source).bounding_box()
     page.get_by_test_id(source).focus()
     page.keyboard.press("Space")
+    # the library takes arrow keys and measures the zones just after the pick-up; no person is faster
+    page.wait_for_timeout(200)
     b = zone.bounding_box()
     assert a and b
     dx = (b["x"] + 20) - (a["x"] + 10)
