@@ -11,7 +11,17 @@ from typing import Any
 
 from sqlalchemy import Select, select
 
-from atrium.kernel.models import Membership, Role, System, Tenant, TenantSystem, User, UserRole
+from atrium.kernel.models import (
+    Membership,
+    MenuResource,
+    Role,
+    RoleResource,
+    System,
+    Tenant,
+    TenantSystem,
+    User,
+    UserRole,
+)
 from atrium.sdk.context import unscoped
 from atrium.sdk.db import session
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
@@ -95,3 +105,28 @@ class KernelDirectory:
         )
         with unscoped():
             return [SystemInfo(c, n, e or "") for c, n, e in session().execute(stmt).all()]
+
+    def granted_codes(self, tenant_id: int, role_ids: Iterable[int]) -> frozenset[str]:
+        """The button codes the roles are granted in the tenant, in any system; kept until a grant, role or
+        menu changes (the effective permissions' namespace)."""
+        from atrium.kernel.api.deps import kernel
+        from atrium.kernel.menus import MENUS
+
+        roles = frozenset(int(r) for r in role_ids)
+        if not roles:
+            return frozenset()
+        cache = kernel().local
+        key = ("granted-codes", tenant_id, roles)
+        found = cache.get(MENUS, key)
+        if found is None:
+            since = cache.generation(MENUS, key)
+            stmt = (
+                select(MenuResource.code)
+                .join(RoleResource, RoleResource.resource_id == MenuResource.id)
+                .where(RoleResource.tenant_id == tenant_id, RoleResource.role_id.in_(sorted(roles)))
+                .distinct()
+            )
+            with unscoped():
+                found = frozenset(session().execute(stmt).scalars())
+            cache.put(MENUS, key, found, since)
+        return found  # type: ignore[no-any-return]

@@ -16,6 +16,7 @@ import structlog
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DataError, DBAPIError
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
@@ -120,7 +121,10 @@ async def read_payload(request: Request) -> Any:
     """JSON or form body; `{"params": {...}}` is unwrapped unless the model has a `params` field."""
     ctype = (current_context().headers or request.headers).get("content-type", "")
     if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
-        form = await request.form()
+        try:
+            form = await request.form()
+        except HTTPException as exc:  # Starlette's answer to a malformed form (multipart without boundary)
+            raise BadRequest("error.bad_form") from exc
         fields: dict[str, Any] = {}
         for key, value in form.multi_items():  # a repeated key is a list, as `keys=a&keys=b`
             if key not in fields:

@@ -300,12 +300,34 @@ def link_public(link: PanelLink) -> dict[str, Any]:
     }
 
 
-def current_link(panel: Panel, viewer: Viewer) -> PanelLink:
-    """The caller's link to the panel, made on first use (one per panel and user)."""
-    db = session()
-    link = db.execute(
+def find_link(panel: Panel, viewer: Viewer) -> PanelLink | None:
+    """The caller's link to the panel (one per panel and user), if they ever enabled one."""
+    return session().execute(
         select(PanelLink).where(PanelLink.panel_id == panel.id, PanelLink.user_id == viewer.user_id)
     ).scalar()
+
+
+def unshared_public(panel: Panel, viewer: Viewer) -> dict[str, Any]:
+    """What the share dialog shows before the link exists: off, no address, nothing written."""
+    return {
+        "id": None,
+        "resourceId": panel.id,
+        "user": viewer.user_id,
+        "valid": False,
+        "enablePwd": False,
+        "pwd": "",
+        "overTime": None,
+        "locked": False,
+        "failedAttempts": 0,
+        "allowEmbed": False,
+        "embedOrigins": [],
+        "uri": None,
+    }
+
+
+def enable_link(panel: Panel, viewer: Viewer) -> PanelLink:
+    """Turn the caller's link on, making it on first use: the one way a panel becomes public."""
+    link = find_link(panel, viewer)
     if link is None:
         link = PanelLink(
             id=new_link_id(),
@@ -314,9 +336,13 @@ def current_link(panel: Panel, viewer: Viewer) -> PanelLink:
             valid=True,
             pwd_enc=crypto.encrypt(f"{secrets.randbelow(10_000):04d}"),
         )
-        db.add(link)
+        session().add(link)
+    else:
+        link.valid = True
+        link.updated_at = utcnow()
     link.owner_admin, link.owner_roles = viewer.is_admin, json.dumps(sorted(viewer.roles))
-    db.flush()
+    session().flush()
+    forget(link.id)
     return link
 
 

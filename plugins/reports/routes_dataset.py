@@ -14,10 +14,11 @@ from atrium.plugins.reports.authoring import source_config
 from atrium.plugins.reports.authoring.source_config import SourceType
 from atrium.plugins.reports.chartdata import FilterItem
 from atrium.plugins.reports.filters import dynamic_dates
-from atrium.plugins.reports.models import Dataset, DatasetField, DataSource
+from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, Panel
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.grants import holds_grant, require_grant
 from atrium.sdk.routing import Router
 
 router = Router("/api/dyreport")
@@ -83,10 +84,26 @@ class FieldsBody(BaseModel):
 # ---------------------------------------------------------------------------
 
 
+AUTHOR = "dyreport:manage"
+
+
+def _require_panel_fields(panel: Panel, field_ids: list[str]) -> None:
+    """Refuse any field outside the datasets of the panel's views."""
+    allowed = {v.dataset_id for v in panels.panel_views(panel)}
+    for fid in field_ids:
+        f = session().get(DatasetField, fid)
+        if f is None or f.dataset_id not in allowed:
+            raise BadRequest("reports:field.not_found", id=fid[:40])
+
+
 @router.post("/dataset/field/multFieldValues", body=FieldValuesRequest)
 def mult_field_values(body: FieldValuesRequest) -> list[Any]:
-    """Distinct values of the fields (select widgets), optionally filtered."""
-    session_viewer()
+    """Distinct values of the fields (select widgets), optionally filtered. Report authors read any field;
+    a viewer only the fields of a panel they may view (`panelId`)."""
+    viewer = session_viewer()
+    if not holds_grant(AUTHOR):
+        panel, _ = get_panel(body.panelId or "", viewer)
+        _require_panel_fields(panel, body.fieldIds)
     return chartdata.distinct_values(body.fieldIds, body.filter)
 
 
@@ -94,13 +111,8 @@ def mult_field_values(body: FieldValuesRequest) -> list[Any]:
 def link_mult_field_values(body: FieldValuesRequest) -> list[Any]:
     """The same through a shared link: only fields of the datasets of the link's panel."""
     with viewer_scope() as viewer:
-        panel_id = viewer.link_panel_id or body.panelId or ""
-        panel, _ = get_panel(panel_id, viewer)
-        allowed = {v.dataset_id for v in panels.panel_views(panel)}
-        for fid in body.fieldIds:
-            f = session().get(DatasetField, fid)
-            if f is None or f.dataset_id not in allowed:
-                raise BadRequest("reports:field.not_found", id=fid[:40])
+        panel, _ = get_panel(viewer.link_panel_id or body.panelId or "", viewer)
+        _require_panel_fields(panel, body.fieldIds)
         return chartdata.distinct_values(body.fieldIds, body.filter)
 
 
@@ -173,14 +185,15 @@ def _public(ds: Dataset) -> dict[str, Any]:
 
 @router.get("/dataset/list")
 def list_datasets() -> list[dict[str, Any]]:
-    session_viewer()
+    """Every dataset of the tenant, for report authors."""
+    require_grant(AUTHOR)
     rows = session().execute(select(Dataset).order_by(Dataset.name)).scalars()
     return [_public(d) for d in rows]
 
 
 @router.get("/dataset/get/{id}")
 def get_dataset(id: str) -> dict[str, Any]:  # noqa: A002
-    session_viewer()
+    require_grant(AUTHOR)
     return _public(datasets.get_dataset(id))
 
 
@@ -221,7 +234,7 @@ def sync_now(id: str) -> dict[str, Any]:  # noqa: A002
 
 @router.get("/dataset/syncStatus/{id}")
 def sync_status(id: str) -> dict[str, Any]:  # noqa: A002
-    session_viewer()
+    require_grant(AUTHOR)
     ds = datasets.get_dataset(id)
     return datasets.sync_status(ds)
 

@@ -81,10 +81,20 @@ def resource_detail(id: str) -> dict[str, Any]:  # noqa: A002
 
 @router.post("/api/link/currentGenerator/{panelId}")
 def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
-    """The caller's link to a panel they manage (made on first use)."""
+    """The caller's link to a panel they manage; before it is enabled, an unshared state with no id (opening
+    the share dialog writes nothing and makes nothing public)."""
     viewer = session_viewer()
     panel = links.require_manage(panelId, viewer)
-    return links.link_public(links.current_link(panel, viewer))
+    found = links.find_link(panel, viewer)
+    return links.link_public(found) if found is not None else links.unshared_public(panel, viewer)
+
+
+@router.post("/api/link/enable/{panelId}")
+def enable(panelId: str) -> dict[str, Any]:  # noqa: N803
+    """Turn the caller's link to a panel they manage on (made on first use), answering it with its address."""
+    viewer = session_viewer()
+    panel = links.require_manage(panelId, viewer)
+    return links.link_public(links.enable_link(panel, viewer))
 
 
 class LinkRef(BaseModel):

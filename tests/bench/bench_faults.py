@@ -229,7 +229,7 @@ class SharedLink:
 
 def password_link(c: httpx.Client, admin: dict[str, str]) -> SharedLink:
     panel = ok(c, "GET", "/api/dyreport/panel/list", admin)[0]["id"]
-    link = ok(c, "POST", f"/api/dyreport/api/link/currentGenerator/{panel}", admin)
+    link = ok(c, "POST", f"/api/dyreport/api/link/enable/{panel}", admin)
     ok(
         c,
         "POST",

@@ -192,8 +192,15 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
     page.get_by_test_id("designer-share").click()
     dialog = page.get_by_test_id("share-dialog")
     expect(dialog).to_be_visible()
-    if page.get_by_test_id("share-enable").get_attribute("aria-checked") != "true":
-        page.get_by_test_id("share-enable").click()
+    # opening the dialog shares nothing: closed again, the panel still has no link
+    expect(page.get_by_test_id("share-enable")).to_have_attribute("aria-checked", "false")
+    expect(page.get_by_test_id("share-address")).to_have_count(0)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert ok(page, f"/api/dyreport/api/link/currentGenerator/{panel_id}", {})["id"] is None
+    page.get_by_test_id("designer-share").click()
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("share-enable").click()
     expect(page.get_by_test_id("share-enable")).to_have_attribute("aria-checked", "true")
     page.get_by_test_id("share-pwd-enable").click()
     page.get_by_test_id("share-pwd").fill("12a4")

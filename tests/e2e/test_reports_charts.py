@@ -112,7 +112,7 @@ def signed_in(browser: Browser, live_server) -> Iterator[dict[str, Any]]:  # typ
     ids = panel_ids(p)
     links = {}
     for name in (ECHARTS_GALLERY, ANTV_GALLERY):
-        link = ok(p, f"/api/dyreport/api/link/currentGenerator/{ids[name]}", {})
+        link = ok(p, f"/api/dyreport/api/link/enable/{ids[name]}", {})
         body = {"id": link["id"], "valid": True, "enablePwd": False, "clearOverTime": True, "unlock": True}
         links[ids[name]] = ok(p, "/api/dyreport/api/link/update", body)["id"]
     state = ctx.storage_state()

@@ -31,7 +31,7 @@ def owner(browser, live_server) -> Iterator[Page]:  # type: ignore[no-untyped-de
 def link_of(owner: Page, panel: str, **update: Any) -> dict[str, Any]:
     """The owner's link to a demo panel, updated (valid, no password, no expiry unless given)."""
     pid = panel_ids(owner)[panel]
-    link = ok(owner, f"/api/dyreport/api/link/currentGenerator/{pid}", {})
+    link = ok(owner, f"/api/dyreport/api/link/enable/{pid}", {})
     body = {
         "id": link["id"],
         "valid": True,

@@ -79,6 +79,20 @@ def test_malformed_json(user_client, make_client):
     assert zh.post(FEEDBACK, content=b"{oops", headers=headers)["msg"] == "请求内容不是有效的 JSON"
 
 
+@pytest.mark.parametrize("ctype", ["multipart/form-data", "multipart/form-data; boundary="])
+def test_a_form_without_its_boundary_is_a_bad_request(user_client, make_client, ctype):
+    """Any JSON route given a multipart body it cannot split answers 400 in the caller's language."""
+    for c, msg in (
+        (user_client, "The form in the request body cannot be read"),
+        (make_client("zh-cn").signed_in("alice"), None),
+    ):
+        resp = c.http.post(FEEDBACK, content=b"--x\r\n", headers={**c.headers, "content-type": ctype})
+        assert resp.status_code == 200
+        body = resp.json()
+        assert body["code"] == 400 and body["data"] is None
+        assert body["msg"] == (msg or "请求的表单内容无法读取")
+
+
 def test_body_too_large(user_client):
     big = json.dumps({"keys": ["x" * 1000] * 2200}).encode()
     answer = user_client.post(NUM, content=big, headers={"content-type": "application/json"})

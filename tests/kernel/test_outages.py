@@ -65,7 +65,7 @@ def test_a_shared_link_password_fails_closed_while_its_counter_is_unreachable(
     admin_client: AtriumClient, client: AtriumClient, kernel: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     panel = admin_client.ok("GET", "/api/dyreport/panel/list")[0]["id"]
-    link = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel}")
+    link = admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel}")
     admin_client.ok(
         "POST", "/api/dyreport/api/link/update", json={"id": link["id"], "enablePwd": True, "pwd": "1357"}
     )

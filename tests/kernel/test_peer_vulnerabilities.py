@@ -41,7 +41,7 @@ def test_share_links_are_unguessable_and_closed_without_one(
     admin_client: AtriumClient, client: AtriumClient
 ) -> None:
     panel = admin_client.ok("GET", "/api/dyreport/panel/list")[0]["id"]
-    link = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel}")
+    link = admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel}")
     link_id = link.get("uuid") or link.get("id")
     assert isinstance(link_id, str) and len(link_id) >= 22  # 128 random bits or more, never a counter
     view = admin_client.ok("GET", f"/api/dyreport/chart/view/listByPanel/{panel}")[0]["id"]

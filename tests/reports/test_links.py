@@ -23,7 +23,7 @@ def link(acme, admin_client) -> dict[str, Any]:
     """A fresh panel (copy of the overview) with a link and no password."""
     bundle = admin_client.ok("GET", f"/api/dyreport/panel/export/{acme.overview}")
     panel = admin_client.ok("POST", "/api/dyreport/panel/import", json={"bundle": bundle})
-    lk = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel['id']}")
+    lk = admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel['id']}")
     views = admin_client.ok("GET", f"/api/dyreport/chart/view/listByPanel/{panel['id']}")
     return {**lk, "panelId": panel["id"], "views": {v["name"]: v for v in views}}
 
@@ -35,10 +35,28 @@ def validate(c: AtriumClient, link_id: str, token: str = "") -> dict[str, Any]:
 
 def test_link_ids_are_long_random(link, admin_client, acme):
     assert len(link["id"]) >= 32 and link["uri"] == f"/dynamic-report/link/{link['id']}"
-    other = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{acme.overview}")
+    other = admin_client.ok("POST", f"/api/dyreport/api/link/enable/{acme.overview}")
     assert other["id"] != link["id"]
     again = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{link['panelId']}")
-    assert again["id"] == link["id"]
+    assert again["id"] == link["id"] and again["valid"] is True
+    assert admin_client.ok("POST", f"/api/dyreport/api/link/enable/{link['panelId']}")["id"] == link["id"]
+
+
+def test_opening_the_share_dialog_makes_nothing_public(admin_client, client, acme):
+    """The dialog's first call answers an unshared state and writes no link; only `enable` publishes, and a
+    link turned off answers as invalid to everyone."""
+    bundle = admin_client.ok("GET", f"/api/dyreport/panel/export/{acme.overview}")
+    panel = admin_client.ok("POST", "/api/dyreport/panel/import", json={"bundle": bundle})
+    for _ in range(2):
+        state = admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel['id']}")
+        assert state["id"] is None and state["valid"] is False and state["uri"] is None
+    lk = admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel['id']}")
+    anon = anonymous(client)
+    assert validate(anon, lk["id"])["valid"] is True
+    admin_client.ok("POST", "/api/dyreport/api/link/update", json={"id": lk["id"], "valid": False})
+    off = validate(anon, lk["id"])
+    assert off["valid"] is False and "linkToken" not in off
+    assert admin_client.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel['id']}")["id"] == lk["id"]
 
 
 def test_open_link_gives_a_token_for_data(link, client, sales):
@@ -139,7 +157,7 @@ def test_no_permission_when_the_owner_lost_access(acme, client, user_factory):
         json={"grants": [{"subjectType": "user", "subjectId": uid, "manage": True}]},
     )
     owner = client.signed_in(account, password)
-    lk = owner.ok("POST", f"/api/dyreport/api/link/currentGenerator/{panel['id']}")
+    lk = owner.ok("POST", f"/api/dyreport/api/link/enable/{panel['id']}")
     anon = anonymous(client)
     assert validate(anon, lk["id"])["hasPermission"] is True
     admin.ok("POST", f"/api/dyreport/panel/grants/{panel['id']}", json={"grants": []})
@@ -216,6 +234,7 @@ def test_rate_limit_and_lock(link, client, admin_client):
 def test_link_management_needs_manage(link, client):
     alice = client.signed_in("alice")
     assert alice.post(f"/api/dyreport/api/link/currentGenerator/{link['panelId']}")["code"] == 404
+    assert alice.post(f"/api/dyreport/api/link/enable/{link['panelId']}")["code"] == 404
     assert alice.post("/api/dyreport/api/link/update", json={"id": link["id"], "valid": False})["code"] == 404
 
 

@@ -187,7 +187,7 @@ def test_tenant_isolation(acme, client):
     )
     assert body["code"] == 400 and "not found" in body["msg"]
     # a Globex link's token opens that panel only, never Acme's data
-    alink = admin.ok("POST", f"/api/dyreport/api/link/currentGenerator/{gv['panelId']}")
+    alink = admin.ok("POST", f"/api/dyreport/api/link/enable/{gv['panelId']}")
     anon = type(client)(client.http)
     token = anon.ok("POST", "/api/dyreport/api/link/validate", json={"link": alink["id"]})["linkToken"]
     body = anon.post(

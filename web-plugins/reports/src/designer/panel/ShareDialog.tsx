@@ -11,6 +11,7 @@ import { useDsT } from './i18n';
 export const validLinkPassword = (pwd: string) => /^\d{4}$/.test(pwd);
 
 export function linkAddress(link: Pick<ShareLink, 'id' | 'uri'>, origin: string): string {
+  if (!link.id) return '';
   const uri = link.uri || `/dynamic-report/link/${link.id}`;
   return /^https?:\/\//.test(uri) ? uri : `${origin}${uri.startsWith('/') ? '' : '/'}${uri}`;
 }
@@ -35,7 +36,7 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
   }, [open, panelId, message]);
 
   const update = async (patch: Omit<ShareLinkUpdate, 'id'>, done?: string) => {
-    if (!link) return;
+    if (!link?.id) return;
     setBusy(true);
     try {
       const next = await designerApi.updateShareLink({ id: link.id, ...patch });
@@ -48,8 +49,23 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
     }
   };
 
+  /** The link is made (or turned back on) only here: opening the dialog leaves the panel private. */
+  const enable = async () => {
+    setBusy(true);
+    try {
+      const next = await designerApi.enableShareLink(panelId);
+      setLink(next);
+      setPwd(next.pwd || '');
+      message.success(t('share.enabled'));
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const rotate = async () => {
-    if (!link) return;
+    if (!link?.id) return;
     setBusy(true);
     try {
       setLink(await designerApi.rotateShareLink(link.id));
@@ -71,11 +87,11 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
   return (
     <Modal open={open} title={t('share.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>} destroyOnHidden width={560}>
       {!link ? <Spin /> : (
-        <div data-testid="share-dialog" data-link-id={link.id}>
+        <div data-testid="share-dialog" data-link-id={link.id ?? ''}>
           <Field label={t('share.enable')}>
-            <Switch data-testid="share-enable" checked={link.valid} loading={busy} onChange={(on) => void update({ valid: on }, on ? 'share.enabled' : 'share.revoked')} />
+            <Switch data-testid="share-enable" checked={link.valid} loading={busy} onChange={(on) => void (on ? enable() : update({ valid: false }, 'share.revoked'))} />
           </Field>
-          {link.valid && (
+          {link.valid && link.id && (
             <>
               <Field label={t('share.address')}>
                 <Typography.Paragraph data-testid="share-address" copyable={{ text: address, tooltips: [t('share.copy'), t('share.copied')] }} style={{ marginBottom: 0, wordBreak: 'break-all' }}>

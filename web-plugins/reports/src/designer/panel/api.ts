@@ -55,6 +55,7 @@ export const designerApi = {
     request<unknown>(path('linkJump/updateJumpSet'), { method: 'POST', data: { panelId, sourceViewId, linkJumpInfoArray }, silent: true }),
 
   shareLink: (panelId: string) => request<ShareLink>(path(`api/link/currentGenerator/${id(panelId)}`), { method: 'POST', data: {}, silent: true }),
+  enableShareLink: (panelId: string) => request<ShareLink>(path(`api/link/enable/${id(panelId)}`), { method: 'POST', data: {}, silent: true }),
   updateShareLink: (body: ShareLinkUpdate) => request<ShareLink>(path('api/link/update'), { method: 'POST', data: body, silent: true }),
   rotateShareLink: (linkId: string) => request<ShareLink>(path('api/link/rotate'), { method: 'POST', data: { id: linkId }, silent: true }),
 

@@ -61,14 +61,15 @@ export interface JumpInfoEntry {
 }
 
 export interface ShareLink {
-  id: string;
+  /** null until the link is first enabled: opening the dialog creates nothing. */
+  id: string | null;
   resourceId?: string;
   valid: boolean;
   enablePwd: boolean;
   pwd?: string | null;
   overTime?: number | null;
   locked?: boolean;
-  uri?: string;
+  uri?: string | null;
   /** Other sites may frame the link page (their origins in `embedOrigins`). */
   allowEmbed?: boolean;
   embedOrigins?: string[];
