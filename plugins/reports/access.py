@@ -1,6 +1,8 @@
 """Who is asking for report data: a signed-in user, or a shared link's client (header `linkToken`).
 
 Privileges on a panel are `view`, `export` and `manage` (manage includes export, export includes view).
+A signed-in user exports only while also holding the `dyreport:export` button (a link's client acts on the
+link's own privileges).
 Tenant administrators and a panel's creator hold all three; others get them from grants to their user
 or one of their roles. A shared link's client acts as the link's owner and sees only the link's panel.
 """
@@ -19,9 +21,12 @@ from atrium.plugins.reports.models import Panel, PanelGrant
 from atrium.sdk.context import current_context, tenant_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import Forbidden, NotFound, NotLoggedIn
+from atrium.sdk.grants import require_grant
 
 LINK_HEADER = "linktoken"
 ALL = frozenset({"view", "export", "manage"})
+#: the button that lets a signed-in user export at all, on top of a panel's own export privilege
+EXPORT_GRANT = "dyreport:export"
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,8 @@ def get_panel(panel_id: str, viewer: Viewer, need: str = "view") -> tuple[Panel,
         raise NotFound("reports:panel.not_found")
     if need not in privs:
         raise Forbidden("reports:panel.no_privilege", privilege=need)
+    if need == "export" and viewer.link_id is None:
+        require_grant(EXPORT_GRANT)
     return panel, privs
 
 
