@@ -23,6 +23,7 @@ from starlette.types import Receive, Scope, Send
 
 from atrium.sdk.context import RequestContext, current_context
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotLoggedIn, PluginDisabled
+from atrium.sdk.grants import require_grant
 from atrium.sdk.routing import RouteSpec
 
 if TYPE_CHECKING:
@@ -205,6 +206,8 @@ class Endpoint:
                 raise Forbidden()
             if spec.permission == "super-admin" and not (user and user.is_super_admin):
                 raise Forbidden()
+            if spec.grant and user is not None and not user.is_admin:
+                await run_in_threadpool(kernel.run_in_session, require_grant, {"code": spec.grant})
             if (
                 spec.plugin
                 and ctx.tenant_id is not None

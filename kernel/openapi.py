@@ -37,6 +37,8 @@ def build_openapi(specs: list[RouteSpec]) -> dict[str, Any]:
                 "tags": [spec.plugin or "kernel"],
                 "x-atrium-access": "public" if spec.public else spec.permission,
             }
+            if spec.grant:
+                op["x-atrium-grant"] = spec.grant
             params = [
                 {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
                 for n in re.findall(r"\{(\w+)\}", path)

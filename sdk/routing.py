@@ -1,6 +1,7 @@
 """Declaring routes: a plugin lists them on a Router; the kernel turns them into Starlette routes.
 
-Each route names its access rule (``public=True`` or a ``permission``), its pydantic body and query models
+Each route names its access rule (``public=True`` or a ``permission``, and the ``grant``, a button code the
+plugin declares, that the action needs), its pydantic body and query models
 and its response model, from which the OpenAPI document is generated. Handlers return data; the kernel
 wraps it in the ``{code, msg, data}`` envelope. A plain function handler runs in the thread pool with a
 database session open for it; an ``async def`` handler runs on the event loop and must not touch the
@@ -35,6 +36,8 @@ class RouteSpec:
     raw: bool = False
     plugin: str = ""
     tags: list[str] = field(default_factory=list)
+    #: the button code the caller must hold (administrators hold every one), checked before the body is read
+    grant: str | None = None
 
 
 class Router:
@@ -57,8 +60,11 @@ class Router:
         summary: str = "",
         multipart: bool = False,
         raw: bool = False,
+        grant: str | None = None,
     ) -> Callable[[F], F]:
-        """Add a route. ``raw`` handlers get the Starlette request and return a Starlette response."""
+        """Add a route. ``raw`` handlers get the Starlette request and return a Starlette response. With
+        ``grant``, only callers holding that button (and administrators) get further than the sign-in check:
+        403 before the body is read."""
 
         def add(fn: F) -> F:
             self.routes.append(
@@ -74,6 +80,7 @@ class Router:
                     summary=summary or (fn.__doc__ or "").strip().split("\n")[0],
                     multipart=multipart,
                     raw=raw,
+                    grant=grant,
                 )
             )
             return fn

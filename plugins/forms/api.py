@@ -54,9 +54,9 @@ class RenderQuery(BaseModel):
     layoutId: Annotated[str, StringConstraints(max_length=64)] = ""
 
 
-@router.post("/design/save", permission="admin", body=DesignIn)
+@router.post("/design/save", grant="form:design", body=DesignIn)
 def design_save(body: DesignIn) -> dict[str, Any]:
-    """Save a new version of a form (administrators); a schema that is not valid JSON Schema is refused."""
+    """Save a new version of a form (its designers); a schema that is not valid JSON Schema is refused."""
     design = service.Design(
         code=body.code,
         name=dict(body.name),
@@ -69,19 +69,19 @@ def design_save(body: DesignIn) -> dict[str, Any]:
     return service.save_design(design, body.formId)
 
 
-@router.post("/design/publish", permission="admin", body=PublishIn)
+@router.post("/design/publish", grant="form:design", body=PublishIn)
 def design_publish(body: PublishIn) -> dict[str, Any]:
     """Publish a version under the form's code: menus and links render it from now on."""
     return service.publish(body.formId, body.version)
 
 
-@router.post("/design/unpublish", permission="admin", body=FormRefIn)
+@router.post("/design/unpublish", grant="form:design", body=FormRefIn)
 def design_unpublish(body: FormRefIn) -> dict[str, Any]:
     """Withdraw the published version (submissions are kept)."""
     return service.unpublish(body.formId)
 
 
-@router.post("/design/delete", permission="admin", body=FormRefIn)
+@router.post("/design/delete", grant="form:design", body=FormRefIn)
 def design_delete(body: FormRefIn) -> None:
     """Delete a form with its versions and submissions."""
     service.delete_form(body.formId)
@@ -93,7 +93,7 @@ def design_list(body: FormListIn) -> dict[str, Any]:
     return service.list_forms(body.keyword, body.pageNum, body.pageSize, body.published)
 
 
-@router.get("/design/detail", permission="admin", query=DetailQuery)
+@router.get("/design/detail", grant="form:design", query=DetailQuery)
 def design_detail(query: DetailQuery) -> dict[str, Any]:
     """A version of a form (the latest without `version`) for the designer and the preview."""
     return service.design_detail(query.formId, query.version)

@@ -89,13 +89,13 @@ class MineIn(PageIn):
     status: Literal["", "running", "completed", "cancelled", "withdrawn", "failed"] = ""
 
 
-@router.post("/model/save", permission="admin", body=ModelIn)
+@router.post("/model/save", grant="process:design", body=ModelIn)
 def model_save(body: ModelIn) -> dict[str, Any]:
     """Save a new version of a model; every designer rule is checked and all problems are answered."""
     return service.save_model(body.key, body.name, body.category, body.xml, body.modelId)
 
 
-@router.post("/model/import", permission="admin", body=ImportIn)
+@router.post("/model/import", grant="process:design", body=ImportIn)
 def model_import(body: ImportIn) -> dict[str, Any]:
     """Import a `.bpmn` file as a new model (same rules as saving)."""
     bpmn.check_file_name(body.fileName)
@@ -114,13 +114,13 @@ def model_detail(query: DetailQuery) -> dict[str, Any]:
     return service.model_detail(query.modelId, query.version)
 
 
-@router.post("/model/deploy", permission="admin", body=ModelRefIn)
+@router.post("/model/deploy", grant="process:deploy", body=ModelRefIn)
 def model_deploy(body: ModelRefIn) -> dict[str, Any]:
     """Deploy a version: new instances start from it; running ones keep theirs."""
     return service.deploy(body.modelId, body.version)
 
 
-@router.post("/model/delete", permission="admin", body=ModelRefIn)
+@router.post("/model/delete", grant="process:design", body=ModelRefIn)
 def model_delete(body: ModelRefIn) -> None:
     """Delete a model with no running instance."""
     service.delete_model(body.modelId)

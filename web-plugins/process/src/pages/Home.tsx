@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { App, Button, Input, Modal, Space, Table, Tabs, Tag, Upload } from 'antd';
-import { RequestError, useT } from '@atrium/sdk';
+import { RequestError, useHasButton, useT } from '@atrium/sdk';
 import { parseVariables, processApi, when, type InstanceRow, type ModelInfo, type Problem, type TaskRow } from '../api';
 import { FILE_TYPES, hasFileType } from './nodeModel';
 
@@ -44,6 +44,8 @@ function VariablesModal({ title, open, onOk, onCancel, withComment }: {
 function Models() {
   const t = useT('process');
   const navigate = useNavigate();
+  const canDesign = useHasButton('process:design');
+  const canDeploy = useHasButton('process:deploy');
   const { message } = App.useApp();
   const [rows, setRows] = useState<ModelInfo[]>([]);
   const [total, setTotal] = useState(0);
@@ -66,8 +68,12 @@ function Models() {
     <>
       <Space style={{ marginBottom: 12 }}>
         <Input.Search allowClear placeholder={t('web.key')} onSearch={(v) => { setPage(1); setKeyword(v.trim()); }} style={{ width: 240 }} />
-        <Button type="primary" onClick={() => navigate(`${BASE}/design/new`)} data-testid="process-new-model">{t('web.newModel')}</Button>
-        <Upload accept={FILE_TYPES.join(',')} showUploadList={false} beforeUpload={(f) => importFile(f as File)}><Button>{t('web.import')}</Button></Upload>
+        {canDesign && (
+          <>
+            <Button type="primary" onClick={() => navigate(`${BASE}/design/new`)} data-testid="process-new-model">{t('web.newModel')}</Button>
+            <Upload accept={FILE_TYPES.join(',')} showUploadList={false} beforeUpload={(f) => importFile(f as File)}><Button>{t('web.import')}</Button></Upload>
+          </>
+        )}
       </Space>
       <Table<ModelInfo> rowKey="modelId" size="small" dataSource={rows}
         pagination={{ current: page, total, pageSize: 20, onChange: setPage, showSizeChanger: false }}
@@ -82,8 +88,8 @@ function Models() {
           {
             title: t('web.actions'), key: 'a', render: (_, m) => (
               <Space size={4}>
-                <Button size="small" type="link" onClick={() => navigate(`${BASE}/design/${m.modelId}`)}>{t('web.design')}</Button>
-                <Button size="small" type="link" onClick={() => deploy(m)}>{t('web.deploy')}</Button>
+                {canDesign && <Button size="small" type="link" onClick={() => navigate(`${BASE}/design/${m.modelId}`)}>{t('web.design')}</Button>}
+                {canDeploy && <Button size="small" type="link" onClick={() => deploy(m)}>{t('web.deploy')}</Button>}
                 <Button size="small" type="link" disabled={!m.deployedVersion} onClick={() => setStarting(m)} data-testid={`process-start-${m.key}`}>{t('web.start')}</Button>
               </Space>
             ),
