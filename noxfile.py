@@ -149,3 +149,12 @@ def bench(session: nox.Session) -> None:
         names = [n for n in names if any(a in n for a in session.posargs)]
     for name in names:
         session.run("python", "-m", f"tests.bench.{name}", env=env)
+
+
+@nox.session
+def dist(session: nox.Session) -> None:
+    """The atrium wheel and sdist in dist/, with the built host, the built-in remotes, i18n and templates
+    inside (the web is built first if it is not yet)."""
+    build_web(session)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)  # no module left over from an earlier build
+    session.run("python", "-m", "build", "--wheel", "--sdist", "--outdir", str(ROOT / "dist"))

@@ -9,6 +9,8 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+#: a checkout keeps its data beside the sources; an installed package keeps it in the working directory
+DEFAULT_VAR_DIR = ROOT / "var" if (ROOT / "pyproject.toml").is_file() else Path.cwd() / "var"
 DEMO_SECRET = "atrium-demo-secret-key-not-for-production-use"
 
 
@@ -20,7 +22,13 @@ class Settings(BaseSettings):
     redis_prefix: str = "atrium:"
     secret_key: str = DEMO_SECRET
     demo: bool = False
-    var_dir: Path = ROOT / "var"
+    var_dir: Path = DEFAULT_VAR_DIR
+    storage_url: str = Field(
+        default="",
+        description="object storage for files every node serves: empty for local disk under var_dir, or "
+        "s3://BUCKET?endpoint=http(s)://HOST:PORT&region=REGION (credentials from AWS_ACCESS_KEY_ID / "
+        "AWS_SECRET_ACCESS_KEY)",
+    )
     web_dir: Path = ROOT / "web-host" / "dist"
     web_plugins_dir: Path = ROOT / "web-plugins"
     i18n_dir: Path = ROOT / "i18n"
@@ -47,6 +55,10 @@ class Settings(BaseSettings):
         default=10.0, ge=0, description="how long a stopping worker lets its running task finish"
     )
     public_origin: str = ""
+    metrics_allow: str = Field(
+        default="127.0.0.0/8,::1", description="networks (comma-separated CIDRs) that may read /metrics"
+    )
+    metrics_token: str = Field(default="", description="a bearer token that reads /metrics from anywhere")
     login_max_failures: int = 30
     captcha_after_failures: int = 3
 

@@ -1,5 +1,6 @@
-"""One middleware reads the request headers into the request context and stamps every answer with the
-request id and its security headers (one layer, not two: each layer costs every request)."""
+"""One middleware reads the request headers into the request context, stamps every answer with the
+request id and its security headers, and counts it for `/metrics` (one layer, not several: each layer
+costs every request)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from atrium.kernel.http import new_request_id
 from atrium.kernel.i18n import normalise_locale
+from atrium.kernel.metrics import RequestMetrics
 from atrium.kernel.security_headers import add_security_headers
 from atrium.sdk import services as sdk_services
 from atrium.sdk.context import RequestContext, reset_context, set_context
@@ -48,10 +50,17 @@ def context_from_headers(headers: dict[str, str], client: str = "") -> RequestCo
 
 
 class ContextMiddleware:
-    def __init__(self, app: ASGIApp, access_log: bool = False, services: Any = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        access_log: bool = False,
+        services: Any = None,
+        metrics: RequestMetrics | None = None,
+    ) -> None:
         self.app = app
         self.access_log = access_log
         self.services = services
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -76,6 +85,8 @@ class ContextMiddleware:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
+            if self.metrics is not None and scope["type"] == "http":
+                self.metrics.observe(scope.get("route"), status, start)
             if self.access_log and scope["type"] == "http" and scope["path"].startswith("/api/"):
                 log.info(
                     "request",

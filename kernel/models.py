@@ -312,3 +312,22 @@ class PasswordStrategy(TenantScoped, Base):
     max_length: Mapped[int] = mapped_column(Integer, default=12)
     expire_days: Mapped[int] = mapped_column(Integer, default=90)
     warn_days: Mapped[int] = mapped_column(Integer, default=7)
+
+
+class ScheduledJobRun(Base):
+    """One period (slot) of a scheduled job: the process that inserts the row first runs it.
+
+    Global. `outcome` is running, ok, failed or lost (a run whose process died before it ended).
+    """
+
+    __tablename__ = "scheduled_job_run"
+    __table_args__ = (UniqueConstraint("job_id", "slot"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    job_id: Mapped[str] = mapped_column(String(160))
+    slot: Mapped[datetime] = mapped_column(DateTime)
+    node: Mapped[str] = mapped_column(String(255))
+    started_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    outcome: Mapped[str] = mapped_column(String(16), default="running")
+    error: Mapped[str] = mapped_column(Text, default="")
+    duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -29,11 +29,12 @@ from atrium.kernel.plugins import PluginRegistry, discover, load
 from atrium.kernel.services.cache import MemoryCache, RedisCache
 from atrium.kernel.services.local_cache import LocalCache
 from atrium.kernel.services.pubsub import MemoryPubSub, RedisPubSub
-from atrium.kernel.services.storage import LocalStorage
+from atrium.kernel.services.storage import build_storage
 from atrium.kernel.services.tasks import QueueTaskRunner, ThreadTaskRunner
 from atrium.kernel.services.ws import Hub
 from atrium.sdk import services as sdk_services
 from atrium.sdk.context import current_context
+from atrium.sdk.services import FileStorage
 from atrium.sdk.types import Event
 
 log = structlog.get_logger("atrium.kernel")
@@ -69,7 +70,7 @@ class Kernel:
             if settings.redis_url
             else ThreadTaskRunner(self)  # type: ignore[arg-type]
         )
-        self.storage = LocalStorage(settings.var_dir / "files")
+        self.storage: FileStorage = build_storage(settings.storage_url, settings.var_dir / "files")
         namespaces = [
             ns for res in self.plugins.call("atrium_i18n_namespaces").values() for ns in (res or [])
         ]

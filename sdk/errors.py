@@ -82,3 +82,11 @@ class SystemNotOpen(AtriumError):
 class CodeInvalid(AtriumError):
     code = 1005
     key = "login.code_invalid"
+
+
+class StorageUnavailable(AtriumError):
+    """The object store (an S3-compatible bucket, or the local disk) could not be reached or refused
+    the platform's credentials: the request may be sent again once it is back."""
+
+    code = 503
+    key = "files:storage.unavailable"

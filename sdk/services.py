@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
@@ -57,13 +58,81 @@ class TaskInterrupted(BaseException):  # noqa: N818 - a stop request, not an err
     blocks do not swallow it."""
 
 
-class FileStorage(Protocol):
-    """Tenant-owned files under names the server generates; no client path leaves the root."""
+@dataclass(frozen=True)
+class StoredObject:
+    """What a store knows of one object: its key within the tenant, its size, and checksums when known
+    (``etag`` as the store reports it, an MD5 for objects written in one part; ``sha256`` in hex)."""
 
-    def save(self, tenant_id: int, stream: BinaryIO, suffix: str) -> str: ...
+    key: str
+    size: int
+    etag: str = ""
+    sha256: str = ""
+
+
+class FileStorage(Protocol):
+    """Kept bytes (attachments, exports, extracts), keyed per tenant, that every server node can read.
+
+    Local disk under the var directory by default; any S3-compatible bucket when ``ATRIUM_STORAGE_URL``
+    is set. A key is one or more ``/``-separated segments of letters, digits, ``._-`` (none starting with a
+    dot); a key outside those rules reads as missing. No local path is handed out (there is none in a
+    bucket): read through :meth:`get`, or copy to a temporary file where a library needs a path.
+
+    A partly written object is never visible: a failed or interrupted :meth:`put` leaves nothing. A
+    missing object raises ``NotFound``; an unreachable store raises ``StorageUnavailable`` (503).
+
+    Example::
+
+        storage = services().storage
+        storage.put(tenant_id, "extracts/42/data.parquet", stream, content_type="application/x-parquet")
+        with storage.get(tenant_id, "extracts/42/data.parquet") as f:
+            head = f.read(4)
+    """
+
+    #: ``local`` or ``s3``
+    kind: str
+
+    def put(
+        self,
+        tenant_id: int,
+        key: str,
+        stream: BinaryIO,
+        content_type: str = "application/octet-stream",
+    ) -> StoredObject:
+        """Store a stream under a key (replacing what was there), read in bounded parts."""
+        ...
+
+    def get(self, tenant_id: int, key: str, offset: int = 0, length: int | None = None) -> BinaryIO:
+        """An open stream of the object's bytes, from ``offset`` for ``length`` bytes (to the end when
+        None); the caller closes it. Raises NotFound before returning when the object is missing."""
+        ...
+
+    def read_range(self, tenant_id: int, key: str, offset: int, length: int) -> bytes: ...
+    def delete(self, tenant_id: int, key: str) -> None:
+        """Remove an object; a missing one is not an error."""
+        ...
+
+    def exists(self, tenant_id: int, key: str) -> bool: ...
+    def size(self, tenant_id: int, key: str) -> int: ...
+    def stat(self, tenant_id: int, key: str) -> StoredObject: ...
+    def list(self, tenant_id: int, prefix: str = "") -> Iterator[StoredObject]:
+        """The tenant's objects whose keys start with ``prefix``, in key order."""
+        ...
+
+    def signed_url(self, tenant_id: int, key: str, expires_in: int = 300) -> str | None:
+        """A short-lived address a browser can fetch the object from directly, or None when the store has
+        no such addresses (local disk)."""
+        ...
+
+    def ready(self) -> bool:
+        """Whether the store answers now (for readiness checks); never raises."""
+        ...
+
+    # Names the server generates, for plugins that only keep one file per record.
+    def save(self, tenant_id: int, stream: BinaryIO, suffix: str) -> str:
+        """Store a stream under a new random name ending in ``.suffix`` and answer the name."""
+        ...
+
     def open(self, tenant_id: int, name: str) -> BinaryIO: ...
-    def path(self, tenant_id: int, name: str) -> Any: ...
-    def delete(self, tenant_id: int, name: str) -> None: ...
 
 
 class Identity(Protocol):
@@ -79,6 +148,7 @@ class Identity(Protocol):
         """Create a tenant with the systems offered to it (the admin API's tenant fields: tenantId,
         tenantName, domain, parentTenantId, systems), in the caller's transaction; audited."""
         ...
+
     def send_code(self, channel: str, target: str, code: str) -> None:
         """Send a verification code by ``sms`` or ``email`` through the platform's sender."""
         ...

@@ -27,7 +27,13 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from starlette.testclient import TestClient
 
-DEMO_PASSWORDS = {"admin": "Admin@123", "supervisor": "Super@123", "alice": "Alice@123", "bob": "Bob@12345"}
+DEMO_PASSWORDS = {
+    "admin": "Admin@123",
+    "supervisor": "Super@123",
+    "alice": "Alice@123",
+    "carol": "Carol@123",
+    "bob": "Bob@12345",
+}
 _ids = itertools.count(1)
 
 

@@ -10,6 +10,8 @@ the job back in the queue (at most `MAX_REQUEUES` times, then it fails as abando
 "started" for the job time limit. A worker asked to stop (SIGTERM, or the server shutting down) takes no
 new job, lets the running one finish within `grace_seconds`, and otherwise interrupts it with
 `TaskInterrupted` and hands it back to the queue. A worker that lost Redis waits for it and goes on.
+
+A task queued during a request runs with the request's id bound for logging: its lines name that request.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from rq.job import Job, JobStatus
 from rq.timeouts import TimerDeathPenalty
 from rq.utils import current_timestamp
 
+from atrium.sdk.context import current_context
 from atrium.sdk.services import Services, TaskInterrupted, bind, unbind
 
 log = structlog.get_logger("atrium.tasks")
@@ -40,6 +43,8 @@ log = structlog.get_logger("atrium.tasks")
 #: how often a job whose worker died runs again before it counts as failed (abandoned)
 MAX_REQUEUES = 2
 REQUEUES = "atrium_requeues"
+#: the job's meta entry with the id of the request that queued it
+REQUEST_ID = "atrium_request_id"
 
 
 def check_task(func: Callable[..., Any]) -> None:
@@ -62,9 +67,15 @@ def check_task(func: Callable[..., Any]) -> None:
 
 
 def _run_bound(
-    services: Services, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    services: Services,
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    request_id: str = "",
 ) -> Any:
     token = bind(services)
+    if request_id:  # the task runs in a context of its own: the binding ends with it
+        structlog.contextvars.bind_contextvars(request_id=request_id)
     try:
         return func(*args, **kwargs)
     except Exception:
@@ -86,7 +97,8 @@ class ThreadTaskRunner:
         check_task(func)
         task_id = uuid.uuid4().hex
         ctx = contextvars.Context()
-        fut = self.pool.submit(ctx.run, _run_bound, self.services, func, args, kwargs)
+        request_id = current_context().request_id
+        fut = self.pool.submit(ctx.run, _run_bound, self.services, func, args, kwargs, request_id)
         self.futures[task_id] = fut
         fut.add_done_callback(lambda _f: self.futures.pop(task_id, None))
         return task_id
@@ -149,8 +161,11 @@ class _LeasedWorker(SimpleWorker):
         renewer = threading.Thread(target=self._renew, args=(job, renewing), name="atrium-task-lease")
         renewer.daemon = True
         renewer.start()
+        request_id = job.meta.get(REQUEST_ID)
+        bound = {"request_id": request_id} if request_id else {}
         try:
-            super().execute_job(job, queue)
+            with structlog.contextvars.bound_contextvars(**bound):
+                super().execute_job(job, queue)
         finally:
             renewing.set()
             self._running = None
@@ -259,6 +274,7 @@ class QueueTaskRunner:
 
     def submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
         check_task(func)
+        request_id = current_context().request_id
         job = self.queue.enqueue(
             func,
             args=args,
@@ -266,6 +282,7 @@ class QueueTaskRunner:
             job_timeout=self.job_timeout,
             result_ttl=3600,
             failure_ttl=7 * 24 * 3600,
+            meta={REQUEST_ID: request_id} if request_id else None,
         )
         return str(job.id)
 

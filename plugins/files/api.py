@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 from atrium.sdk.context import current_context, tenant_scope
 from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
@@ -129,7 +129,9 @@ def serve_file(name: str, query: FileQuery) -> Response:
         raise NotLoggedIn()
     with tenant_scope(tenant):
         att = service.by_stored_name(name)
-        path, chunks = service.open_stream(att)
+        wanted = ctx.headers.get("range", "")
+        part = service.open_range(att, wanted) if wanted else None
+        _, chunks = (None, None) if part else service.open_stream(att)
     download = query.dl == "1" or att.content_type not in service.RASTER_TYPES
     filename = query.fn or att.source_name
     quoted = urllib.parse.quote(filename, safe="")
@@ -140,9 +142,13 @@ def serve_file(name: str, query: FileQuery) -> Response:
         "x-content-type-options": "nosniff",
         "content-security-policy": CSP,
         "cache-control": "private, max-age=300",
+        "accept-ranges": "bytes",
     }
-    if path is not None:
-        return FileResponse(path, media_type=att.content_type, headers=headers)
+    if part is not None:
+        (start, end, size), body = part
+        headers["content-range"] = f"bytes {start}-{end}/{size}"
+        headers["content-length"] = str(end - start + 1)
+        return StreamingResponse(body, status_code=206, media_type=att.content_type, headers=headers)
     if chunks is None:
         raise NotFound()
     return StreamingResponse(chunks, media_type=att.content_type, headers=headers)

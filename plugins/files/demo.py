@@ -10,13 +10,17 @@ import io
 from collections.abc import Callable
 from typing import Any
 
+import structlog
 from PIL import Image, ImageDraw
 from sqlalchemy import select
 
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session
+from atrium.sdk.errors import StorageUnavailable
 
 from .models import Attachment, CustomIcon
+
+log = structlog.get_logger("atrium.files")
 
 SVG_STAR = (
     b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#204BE3" '
@@ -111,14 +115,20 @@ def load(tenants: dict[str, int]) -> None:
 
 
 def materialise(services: Any) -> None:
-    """Write the bytes of demo attachments whose files are missing (called at start-up)."""
+    """Put the bytes of demo attachments whose objects are missing (called at start-up).
+
+    An unreachable store is logged and left: the platform still starts, and the next start fills in."""
     with unscoped(), services.db() as db:
         rows = db.execute(
             select(Attachment.tenant_id, Attachment.stored_name).where(
                 Attachment.stored_name.in_(list(FILES))
             )
         ).all()
-    for tenant_id, stored in rows:
-        path = services.storage.path(tenant_id, stored)
-        if not path.exists():
-            path.write_bytes(FILES[stored][6]())
+    storage = services.storage
+    try:
+        for tenant_id, stored in rows:
+            if not storage.exists(tenant_id, stored):
+                _, ctype, *_, data = FILES[stored]
+                storage.put(tenant_id, stored, io.BytesIO(data()), ctype)
+    except StorageUnavailable:
+        log.warning("demo files not written: the object storage is unreachable")

@@ -71,3 +71,8 @@ def atrium_demo_data(tenants: dict[str, int]) -> None:
 @hookimpl
 def atrium_shared_file_url(tenant_id: int, url: str) -> str | None:
     return service.shared_url(tenant_id, url)
+
+
+@hookimpl
+def atrium_storage_references() -> list[tuple[int, str, str]]:
+    return service.storage_references()

@@ -15,6 +15,7 @@ import base64
 import hashlib
 import hmac
 import io
+import re
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -28,18 +29,20 @@ from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, Forbidden, NotFound
 from atrium.sdk.services import services
 
+from . import storage
 from .images import check_image
 from .models import Attachment, CustomIcon
 from .multipart import UploadedFile, clean_filename, extension
 from .policies import UploadPolicy
 from .settings import files_settings
-from .storage import store_for, valid_name
+from .storage import valid_name
 from .svg import sanitise_svg
 
 BASE = "/api/file/iot-base-attachment"
 #: files people uploaded (the document list); exports and import workbooks are the platform's own
 USER_POLICIES = ("file", "image", "icon")
 FILE_ROUTE = f"{BASE}/file/"
+BYTE_RANGE = re.compile(r"^bytes=(\d{0,18})-(\d{0,18})$")
 #: types served with their own Content-Type; everything else is application/octet-stream
 SAFE_TYPES = {
     "image/png",
@@ -89,7 +92,6 @@ def store_file(
     user = ctx.user
     name = clean_filename(source_name)
     suffix = extension(name)
-    store = store_for()
     if isinstance(src, bytes):
         stream: BinaryIO = io.BytesIO(src)
     elif isinstance(src, Path):
@@ -97,16 +99,15 @@ def store_file(
     else:
         stream = src
     try:
-        stored = store.put(tid, stream, suffix, content_type)
-        size = stream.tell() if stream.seekable() else 0
+        stored = storage.put(tid, stream, suffix, content_type)
     finally:
         if isinstance(src, Path):
             stream.close()
     att = Attachment(
-        stored_name=stored,
-        backend=store.name,
+        stored_name=stored.key,
+        backend=storage.store().kind,
         source_name=name,
-        size=size,
+        size=stored.size,
         content_type=content_type if content_type in SAFE_TYPES else "application/octet-stream",
         func_code=func_code[:64],
         policy=policy,
@@ -273,15 +274,39 @@ def list_attachments(func_code: str, keyword: str, page: int, size: int) -> dict
 
 
 def open_stream(att: Attachment) -> tuple[Path | None, Iterator[bytes] | None]:
-    """A local path (for FileResponse) or an iterator of chunks (remote stores)."""
-    store = store_for(att.backend)
-    path = store.local_path(att.tenant_id, att.stored_name)
-    if path is not None:
-        return path, None
-    return None, store.iter_bytes(att.tenant_id, att.stored_name)
+    """The attachment's bytes as an iterator of chunks, opened now (a missing object raises NotFound, an
+    unreachable store StorageUnavailable). The path is always None: objects may live in a bucket, and a
+    caller that needs a file copies the chunks to a temporary one."""
+    return None, storage.iter_bytes(att.tenant_id, att.stored_name)
+
+
+def open_range(att: Attachment, header: str) -> tuple[tuple[int, int, int], Iterator[bytes]] | None:
+    """For a ``Range: bytes=...`` request of one satisfiable range: ``(start, end, size)`` (end inclusive)
+    and those bytes, opened now; None when the whole file should be sent instead (a server may ignore a
+    range it does not serve, such as several ranges at once)."""
+    m = BYTE_RANGE.match(header.strip())
+    if m is None or (not m[1] and not m[2]):
+        return None
+    size = storage.size(att.tenant_id, att.stored_name)
+    if m[1]:
+        start = int(m[1])
+        end = min(int(m[2]), size - 1) if m[2] else size - 1
+    else:  # the last N bytes
+        start, end = max(size - int(m[2]), 0), size - 1
+    if start > end or start >= size:
+        return None
+    return (start, end, size), storage.iter_bytes(att.tenant_id, att.stored_name, start, end - start + 1)
 
 
 # -- deleting --------------------------------------------------------------------------------------------
+
+
+def storage_references() -> list[tuple[int, str, str]]:
+    """Every attachment's object, for the platform's storage check (all tenants)."""
+    rows = session().execute(
+        select(Attachment.tenant_id, Attachment.stored_name, Attachment.id, Attachment.source_name)
+    )
+    return [(tid, name, f"files attachment {id_} ({source})") for tid, name, id_, source in rows]
 
 
 def may_delete(att: Attachment) -> bool:
@@ -294,7 +319,7 @@ def may_delete(att: Attachment) -> bool:
 def remove_attachment(att: Attachment) -> None:
     """Delete an attachment's record and bytes (no permission check: for plugins' own files)."""
     db = session()
-    store_for(att.backend).delete(att.tenant_id, att.stored_name)
+    storage.delete(att.tenant_id, att.stored_name)
     db.delete(att)
     db.flush()
 

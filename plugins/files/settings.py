@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -13,13 +12,6 @@ MB = 1024 * 1024
 class FilesSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ATRIUM_FILES_", extra="ignore")
 
-    storage: Literal["local", "s3"] = "local"
-    s3_endpoint: str = ""
-    s3_access_key: str = ""
-    s3_secret_key: str = ""
-    s3_bucket: str = "atrium"
-    s3_region: str = ""
-    s3_secure: bool = True
     #: largest file of the generic upload (images and icons have their own, smaller limits)
     max_file_bytes: int = 100 * MB
     image_max_bytes: int = 2097152

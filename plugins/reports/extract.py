@@ -13,6 +13,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Hashable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -327,29 +328,50 @@ def remove_files(ds: Dataset) -> None:
 def due_datasets() -> list[tuple[int, str]]:
     """(tenant, dataset) of extract datasets whose sync interval has passed, across tenants."""
     now = utcnow()
-    out = []
     with unscoped():
         rows = (
             session()
             .execute(select(Dataset).where(Dataset.mode == "extract", Dataset.sync_interval > 0))
             .scalars()
         )
-        for ds in rows:
-            started = ds.sync_started_at
-            if ds.sync_status == "running" and started and (now - started).total_seconds() < 3600:
-                continue
-            last = ds.last_sync_at
-            if last is None or (now - last).total_seconds() >= ds.sync_interval * 60:
-                out.append((ds.tenant_id, ds.id))
-    return out
+        return [(ds.tenant_id, ds.id) for ds in rows if _is_due(ds, now)]
+
+
+def _is_due(ds: Dataset, now: datetime) -> bool:
+    started = ds.sync_started_at
+    if ds.sync_status == "running" and started and (now - started).total_seconds() < 3600:
+        return False
+    last = ds.last_sync_at
+    return last is None or (now - last).total_seconds() >= ds.sync_interval * 60
+
+
+def submit_due() -> None:
+    """The scheduled job: hand each due sync to the task queue, so no sync holds the scheduler's thread."""
+    for tenant_id, dataset_id in due_datasets():
+        services().tasks.submit(sync_due, tenant_id, dataset_id)
 
 
 def run_due() -> None:
-    """The scheduled job: sync every extract dataset that is due, each in its tenant."""
+    """Sync every extract dataset that is due, one after the other in this thread."""
     for tenant_id, dataset_id in due_datasets():
-        with tenant_scope(tenant_id):
-            try:
-                ds = datasets.get_dataset(dataset_id)
+        _sync_if_due(tenant_id, dataset_id)
+
+
+def sync_due(tenant_id: int, dataset_id: str) -> None:
+    """The background task of one scheduled sync, in its own session."""
+    with services().db():
+        _sync_if_due(tenant_id, dataset_id)
+
+
+def _sync_if_due(tenant_id: int, dataset_id: str) -> None:
+    """Sync the dataset in its tenant unless it is no longer due: a sync queued earlier, or one running in
+    another process, may have done it since."""
+    with tenant_scope(tenant_id):
+        try:
+            ds = datasets.get_dataset(dataset_id)
+            if _is_due(ds, utcnow()):
                 sync(ds)
-            except Exception:  # noqa: BLE001 - one failing dataset must not stop the others
-                log.warning("scheduled extract sync failed", dataset=dataset_id, tenant=tenant_id)
+        except Conflict:
+            log.info("scheduled extract sync already running", dataset=dataset_id, tenant=tenant_id)
+        except Exception:  # noqa: BLE001 - one failing dataset must not stop the others
+            log.warning("scheduled extract sync failed", dataset=dataset_id, tenant=tenant_id)

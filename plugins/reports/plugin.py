@@ -103,7 +103,7 @@ def atrium_scheduled_jobs() -> list[JobSpec]:
     return [
         JobSpec(
             id="extract-sync",
-            func=extract.run_due,
+            func=extract.submit_due,
             trigger="interval",
             # the first check runs at start, so a freshly loaded demo's extract is ready at once
             trigger_args={"seconds": report_settings().sync_check_seconds, "next_run_time": datetime.now()},

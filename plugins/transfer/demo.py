@@ -6,20 +6,26 @@ start-up when it is missing.
 
 from __future__ import annotations
 
+import tempfile
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
+import structlog
 from sqlalchemy import select
 
 from atrium.plugins.files.models import Attachment
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
+from atrium.sdk.errors import StorageUnavailable
 
 from .contacts import COLUMNS
 from .models import DONE, Contact, ExportTask, ImportBatch
 from .writer import XlsxRowWriter
 
 EXPORT_FILE = "demo-acme-contacts-export-0001.xlsx"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+log = structlog.get_logger("atrium.transfer")
 CONTACTS = [
     ("王芳", "13800010001", "wang.fang@acme.example", "Acme", "财务部", 3, date(2021, 3, 1)),
     ("李强", "13800010002", "li.qiang@acme.example", "Acme", "信息部", 5, date(2020, 7, 15)),
@@ -99,7 +105,7 @@ def load(tenants: dict[str, int]) -> None:
             stored_name=EXPORT_FILE,
             backend="local",
             source_name="contacts.xlsx",
-            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            content_type=XLSX,
             func_code="dataexport",
             policy="export",
             creation_name="王主管",
@@ -129,12 +135,22 @@ def load(tenants: dict[str, int]) -> None:
 
 
 def materialise(services: Any) -> None:
-    """Write the demo export's workbook if its record exists and the file does not."""
+    """Put the demo export's workbook in the object storage if its record exists and the object does not.
+
+    xlsxwriter needs a file path, so the workbook is written to a temporary file first. An unreachable
+    store is logged and left: the platform still starts."""
     with unscoped(), services.db() as db:
         rows = db.execute(select(Attachment.tenant_id).where(Attachment.stored_name == EXPORT_FILE)).all()
-    for (tenant_id,) in rows:
-        path = services.storage.path(tenant_id, EXPORT_FILE)
-        if path.exists():
-            continue
-        with XlsxRowWriter(path, [c.title for c in COLUMNS], title="contacts") as w:
-            w.write_rows(CONTACTS)
+    storage = services.storage
+    try:
+        for (tenant_id,) in rows:
+            if storage.exists(tenant_id, EXPORT_FILE):
+                continue
+            with tempfile.TemporaryDirectory(prefix="atrium-demo-") as tmp:
+                path = Path(tmp) / EXPORT_FILE
+                with XlsxRowWriter(path, [c.title for c in COLUMNS], title="contacts") as w:
+                    w.write_rows(CONTACTS)
+                with path.open("rb") as f:
+                    storage.put(tenant_id, EXPORT_FILE, f, XLSX)
+    except StorageUnavailable:
+        log.warning("demo export not written: the object storage is unreachable")

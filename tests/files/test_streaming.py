@@ -1,17 +1,16 @@
-"""The multipart reader stops at the limit while streaming, and the S3 store keeps tenants apart."""
+"""The multipart reader stops at the limit while streaming (the stores themselves are tested in
+tests/kernel/test_object_storage.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from atrium.plugins.files.multipart import clean_filename, read_multipart
-from atrium.plugins.files.storage import S3BlobStore
-from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.errors import BadRequest
 
 MB = 1024 * 1024
 
@@ -96,46 +95,3 @@ def test_clean_filename() -> None:
     assert clean_filename("..") == "file"
     long = clean_filename("x" * 500 + ".xlsx")
     assert len(long) <= 200 and long.endswith(".xlsx")
-
-
-class FakeMinio:
-    """The few MinIO client calls the S3 store makes, over a dict."""
-
-    def __init__(self) -> None:
-        self.objects: dict[tuple[str, str], tuple[bytes, str]] = {}
-
-    def put_object(
-        self, bucket: str, key: str, stream: Any, length: int, part_size: int, content_type: str
-    ) -> None:
-        self.objects[(bucket, key)] = (stream.read(), content_type)
-
-    def get_object(self, bucket: str, key: str) -> Any:
-        if (bucket, key) not in self.objects:
-            raise KeyError(key)
-        data = self.objects[(bucket, key)][0]
-
-        class Resp:
-            def stream(self, n: int) -> Any:
-                yield from (data[i : i + n] for i in range(0, len(data), n))
-
-            def close(self) -> None: ...
-            def release_conn(self) -> None: ...
-
-        return Resp()
-
-    def remove_object(self, bucket: str, key: str) -> None:
-        self.objects.pop((bucket, key), None)
-
-
-def test_s3_store_keys_blobs_by_tenant_and_refuses_client_names() -> None:
-    fake = FakeMinio()
-    store = S3BlobStore(client=fake)
-    name = store.put(1001, io.BytesIO(b"abc"), "png", "image/png")
-    assert (store.bucket, f"1001/{name}") in fake.objects
-    assert b"".join(store.iter_bytes(1001, name)) == b"abc"
-    with pytest.raises(NotFound):
-        list(store.iter_bytes(1002, name))
-    with pytest.raises(NotFound):
-        list(store.iter_bytes(1001, "../1002/" + name))
-    store.delete(1001, name)
-    assert not fake.objects

@@ -12,8 +12,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from atrium.sdk.context import tenant_scope
 from atrium.sdk.testing import AtriumClient
 
-# Routes outside the route declarations: documents and the catch-all answer for unknown API paths.
-UNDECLARED_PUBLIC = {"/api/openapi.json", "/api/{rest:path}"}
+# Routes outside the route declarations: documents, the catch-all answer for unknown API paths, and the
+# operators' probes (/metrics decides itself: allowed networks or its bearer token).
+UNDECLARED_PUBLIC = {"/api/openapi.json", "/api/{rest:path}", "/healthz", "/readyz", "/metrics"}
 
 
 def _declared(app: Any) -> dict[tuple[str, str], Any]:

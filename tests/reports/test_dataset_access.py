@@ -68,7 +68,8 @@ def test_a_viewer_reads_the_values_of_her_panels_fields_only(
 def test_an_author_with_the_grant_lists_datasets_without_their_sql(
     client, admin_client, acme: Demo, user_factory
 ) -> None:
-    """The grant comes from a role holding the `dyreport:manage` button; tenant administrators hold it."""
+    """The grant comes from a role holding the `dyreport:manage` button (the demo's author carol, not the
+    viewer alice); tenant administrators hold it."""
     from atrium.sdk.testing import DEMO_PASSWORDS
 
     supervisor = client.signed_in("supervisor", DEMO_PASSWORDS["supervisor"])
@@ -76,6 +77,8 @@ def test_an_author_with_the_grant_lists_datasets_without_their_sql(
     assert {d["id"] for d in listed} == {
         d["id"] for d in admin_client.ok("GET", "/api/dyreport/dataset/list")
     }
-    alice = client.signed_in("alice")
-    assert alice.ok("GET", "/api/dyreport/dataset/list")
-    assert all(not d.get("sql") for d in alice.ok("GET", "/api/dyreport/dataset/list"))
+    author = client.signed_in("carol")
+    assert author.ok("GET", "/api/dyreport/dataset/list")
+    assert all(not d.get("sql") for d in author.ok("GET", "/api/dyreport/dataset/list"))
+    viewer = client.signed_in("alice")
+    assert viewer.get("/api/dyreport/dataset/list")["code"] == 403
