@@ -25,6 +25,39 @@ def _schema(model: Any, components: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+ERROR_ENVELOPE: dict[str, Any] = {
+    "type": "object",
+    "description": "a refusal or an error: its code (-1 signed out, 400 bad input, 403, 404, 413, 460 plugin "
+    "off, 503 unavailable, ...) and the message in the request's language",
+    "required": ["code", "msg", "data"],
+    "properties": {
+        "code": {"type": "integer", "not": {"const": 800}},
+        "msg": {"type": "string"},
+        "data": {},
+    },
+}
+
+
+def _envelope(data_schema: dict[str, Any]) -> dict[str, Any]:
+    """Every JSON answer is an envelope: code 800 with the route's data, or an error envelope (whose data
+    is null or details of the error), so that generated clients read both."""
+    success = {
+        "type": "object",
+        "required": ["code", "msg", "data"],
+        "properties": {"code": {"const": 800}, "msg": {"type": "string"}, "data": data_schema},
+    }
+    return {
+        "description": "the envelope: code 800 with the data, or an error code with its message",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "anyOf": [success, {"$ref": "#/components/schemas/ErrorEnvelope"}],
+                }
+            }
+        },
+    }
+
+
 def build_openapi(specs: list[RouteSpec]) -> dict[str, Any]:
     components: dict[str, Any] = {}
     paths: dict[str, Any] = {}
@@ -62,28 +95,11 @@ def build_openapi(specs: list[RouteSpec]) -> dict[str, Any]:
             data_schema: dict[str, Any] = (
                 _schema(spec.response, components) if spec.response is not None else {}
             )
-            op["responses"] = {
-                "200": {
-                    "description": "the envelope; code 800 on success",
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["code", "msg", "data"],
-                                "properties": {
-                                    "code": {"type": "integer"},
-                                    "msg": {"type": "string"},
-                                    "data": data_schema,
-                                },
-                            }
-                        }
-                    },
-                }
-            }
+            op["responses"] = {"200": _envelope(data_schema)}
             paths.setdefault(path, {})[method.lower()] = op
     return {
         "openapi": "3.1.0",
         "info": {"title": "Atrium", "version": "1.0.0"},
         "paths": paths,
-        "components": {"schemas": components},
+        "components": {"schemas": {**components, "ErrorEnvelope": ERROR_ENVELOPE}},
     }
