@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -17,8 +18,10 @@ from starlette.staticfiles import StaticFiles
 from atrium.kernel.api import kernel_routers
 from atrium.kernel.api.qrcode import make_qrcode_ws_endpoint
 from atrium.kernel.config import Settings, get_settings
+from atrium.kernel.health import Readiness, healthz, make_readyz_endpoint
 from atrium.kernel.http import Endpoint, envelope, make_endpoint
 from atrium.kernel.logs import configure_logging
+from atrium.kernel.metrics import RequestMetrics, make_metrics_endpoint
 from atrium.kernel.middleware import ContextMiddleware
 from atrium.kernel.openapi import build_openapi
 from atrium.kernel.routing import DirectEndpoints, ExactPathRouter
@@ -28,7 +31,7 @@ from atrium.kernel.websocket import make_ws_endpoint
 from atrium.sdk.context import current_context
 from atrium.sdk.routing import Router, RouteSpec
 
-PUBLIC_PATHS = ("/", "/i18n/*", "/plugins/*", "/assets/*", "/api/openapi.json", "/ws")
+PUBLIC_PATHS = ("/", "/i18n/*", "/plugins/*", "/assets/*", "/api/openapi.json", "/ws", "/healthz", "/readyz")
 
 
 def collect_routes(kernel: Kernel) -> list[RouteSpec]:
@@ -63,16 +66,31 @@ def framing(kernel: Kernel) -> Framing:
     return frame_ancestors
 
 
-def web_routes(settings: Settings, frame_ancestors: Framing = nobody) -> list[BaseRoute]:
+def installed_remotes(kernel: Kernel) -> dict[str, Path]:
+    """The built remote folder of each loaded plugin that ships its own (``atrium_web_remote``)."""
+    return {name: p.remote for name, p in kernel.plugins.loaded.items() if p.remote is not None}
+
+
+def web_routes(
+    settings: Settings, frame_ancestors: Framing = nobody, remotes: Mapping[str, Path] | None = None
+) -> list[BaseRoute]:
+    """The translations, every plugin's built remote at ``/plugins/<name>/`` (the built-ins' from
+    ``web-plugins/<name>/dist``, then those of installed plugins from the folder they name, `remotes`), and
+    the host."""
     routes: list[BaseRoute] = [
         Mount("/i18n", app=StaticFiles(directory=str(settings.i18n_dir), check_dir=False))
     ]
+    mounted: set[str] = set()
     plugins_dir = settings.web_plugins_dir
     if plugins_dir.exists():
         for d in sorted(plugins_dir.iterdir()):
             dist = d / "dist"
             if dist.is_dir():
                 routes.append(Mount(f"/plugins/{d.name}", app=BuiltFiles(directory=str(dist))))
+                mounted.add(d.name)
+    for name, folder in sorted((remotes or {}).items()):
+        if name not in mounted:
+            routes.append(Mount(f"/plugins/{name}", app=BuiltFiles(directory=str(folder))))
     if settings.web_dir.is_dir():
         routes.append(
             Mount(
@@ -116,12 +134,18 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
         del request  # the language (header or Accept-Language) is already in the request context
         return envelope(404, kernel.i18n.t("error.not_found", current_context().locale))
 
+    request_metrics = RequestMetrics()
+    readiness = Readiness(kernel)
     routes += [
+        # Operators' probes: plain JSON and text outside the envelope, no session, no tenant.
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", make_readyz_endpoint(readiness), methods=["GET"]),
+        Route("/metrics", make_metrics_endpoint(kernel, request_metrics), methods=["GET"]),
         Route("/api/openapi.json", openapi_endpoint),
         WebSocketRoute("/ws", make_ws_endpoint(kernel)),
         WebSocketRoute("/ws/qrcode", make_qrcode_ws_endpoint(kernel)),
         Route("/api/{rest:path}", api_not_found, methods=ALL_METHODS),
-        *web_routes(settings, framing(kernel)),
+        *web_routes(settings, framing(kernel), installed_remotes(kernel)),
     ]
 
     @asynccontextmanager
@@ -137,7 +161,9 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(ContextMiddleware, access_log=settings.access_log, services=kernel),
+            Middleware(
+                ContextMiddleware, access_log=settings.access_log, services=kernel, metrics=request_metrics
+            ),
             Middleware(DirectEndpoints, router=router, direct=Endpoint),
         ],
         lifespan=lifespan,
@@ -145,4 +171,6 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
     app.router = router
     app.state.kernel = kernel
     app.state.route_specs = specs
+    app.state.readiness = readiness
+    app.state.request_metrics = request_metrics
     return app

@@ -1,4 +1,4 @@
-"""The `atrium` command: serve, db, demo, plugins, user, plugin scaffolding."""
+"""The `atrium` command: serve, db, demo, plugins, user, storage, plugin scaffolding and builds, SDK pack."""
 
 from __future__ import annotations
 
@@ -208,6 +208,85 @@ def user_create(
 
 
 @main.group()
+def storage() -> None:
+    """Object storage: move a node's files to a bucket, find records whose files are missing."""
+
+
+@storage.command("migrate")
+@click.option(
+    "--to", "url", required=True, help="the bucket: s3://BUCKET?endpoint=http(s)://HOST:PORT&region=R"
+)
+@click.option("--dry-run", is_flag=True, help="only print what would be copied")
+def storage_migrate(url: str, dry_run: bool) -> None:
+    """Copy this node's files (under ATRIUM_VAR_DIR) into a bucket, verifying each; safe to run again."""
+    from atrium.kernel.services.storage import LocalStorage, build_storage
+    from atrium.kernel.services.storage_moves import move_to_bucket
+    from atrium.kernel.services.storage_s3 import S3Storage
+    from atrium.sdk.errors import StorageUnavailable
+
+    try:
+        target = build_storage(url, Path())
+    except (SystemExit, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not isinstance(target, S3Storage):
+        raise click.ClickException("--to must name a bucket: s3://BUCKET?endpoint=...")
+    source = LocalStorage(Settings().var_dir / "files")
+    if not target.ready():
+        raise click.ClickException(f"the bucket {target.bucket!r} cannot be reached (or does not exist)")
+    try:
+        report = move_to_bucket(source, target, dry_run=dry_run, say=click.echo)
+    except StorageUnavailable as exc:
+        raise click.ClickException("the object storage stopped answering; run the command again") from exc
+    verb = "would copy" if dry_run else "copied"
+    click.echo(
+        f"{verb} {len(report.copied)}, already there {len(report.skipped)}, failed {len(report.failed)}"
+    )
+    if report.failed:
+        raise SystemExit(1)
+
+
+@storage.command("check")
+def storage_check() -> None:
+    """List database records that point at objects missing from the configured storage."""
+    from atrium.kernel.services.storage_moves import missing_references
+    from atrium.sdk.context import unscoped
+    from atrium.sdk.errors import StorageUnavailable
+
+    k = _kernel()
+    with unscoped(), k.db():
+        references = [
+            ref for refs in k.plugins.call("atrium_storage_references").values() for ref in refs or ()
+        ]
+        references += _avatar_references()
+    try:
+        missing = list(missing_references(k.storage, references))
+    except StorageUnavailable as exc:
+        raise click.ClickException(k.i18n.t(exc.key, "en-us")) from exc
+    for tenant_id, key, description in missing:
+        click.echo(f"missing  tenant {tenant_id}  {key}  {description}")
+    click.echo(f"{len(references)} references, {len(missing)} missing")
+    if missing:
+        raise SystemExit(1)
+
+
+def _avatar_references() -> list[tuple[int, str, str]]:
+    """Users' uploaded avatars (``/api/base/base-user/avatar/<tenant>/<name>``), the kernel's own objects."""
+    from sqlalchemy import select
+
+    from atrium.kernel.models import User
+    from atrium.sdk.db import session
+
+    prefix = "/api/base/base-user/avatar/"
+    rows = session().execute(select(User.id, User.avatar_url).where(User.avatar_url.startswith(prefix)))
+    found = []
+    for user_id, url in rows:
+        tenant, _, name = url[len(prefix) :].partition("/")
+        if tenant.lstrip("-").isdigit() and name:
+            found.append((int(tenant), name, f"avatar of user {user_id}"))
+    return found
+
+
+@main.group()
 def plugin() -> None:
     """Plugin authoring."""
 
@@ -221,9 +300,55 @@ def plugin_new(name: str, dest: Path | None) -> None:
 
     try:
         out = scaffold(name, dest or Path.cwd() / f"atrium-{name}")
-    except ValueError as exc:
+    except (ValueError, OSError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(f"created {out}\nnext: {sys.executable} -m pip install -e {out} && pytest {out}")
+    click.echo(
+        f"created {out}\n"
+        f"develop: {sys.executable} -m pip install -e {out} && pytest {out}\n"
+        f"release: atrium plugin build {out}  (its web module, then the wheel in {out / 'dist'})"
+    )
+
+
+@plugin.command("build")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False), default=".")
+@click.option(
+    "--no-isolation",
+    is_flag=True,
+    help="build the wheel with this environment's setuptools instead of a fresh one (no package index)",
+)
+def plugin_build(folder: Path, no_isolation: bool) -> None:
+    """Build a plugin: npm install and npm run build in its web/, then its wheel (with the built remote)."""
+    from atrium.kernel.scaffold import build_plugin
+
+    try:
+        wheel = build_plugin(folder.resolve(), isolation=not no_isolation)
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"built {wheel}\ninstall it beside Atrium: pip install {wheel}")
+
+
+@main.group()
+def sdk() -> None:
+    """The JS SDK for plugins built outside this checkout."""
+
+
+@sdk.command("pack")
+@click.option(
+    "--dest",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=".",
+    show_default=True,
+    help="folder to write the tarball to",
+)
+def sdk_pack(dest: Path) -> None:
+    """Pack @atrium/sdk (the JS SDK and its webpack helper) as atrium-sdk-<version>.tgz for npm install."""
+    from atrium.kernel.scaffold import pack_sdk
+
+    try:
+        tarball = pack_sdk(dest.resolve())
+    except (OSError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(str(tarball))
 
 
 if __name__ == "__main__":

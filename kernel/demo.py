@@ -37,9 +37,24 @@ log = structlog.get_logger("atrium.demo")
 ACCOUNTS = [
     ("admin", "Admin@123", "super administrator (all tenants)"),
     ("supervisor", "Super@123", "supervisor of Acme"),
-    ("alice", "Alice@123", "user of Acme and Globex (phone 13800000001)"),
+    ("alice", "Alice@123", "user of Acme and Globex (phone 13800000001), a viewer: designs nothing"),
+    ("carol", "Carol@123", "author in Acme: designs reports, forms and processes"),
     ("bob", "Bob@12345", "user of Globex"),
 ]
+#: the buttons that design, deploy or send on others' behalf: held by authors, not by the demo's viewers
+AUTHORING = frozenset(
+    {
+        "dyreport:manage",
+        "form:design",
+        "process:design",
+        "process:deploy",
+        "icon:manage",
+        "message:send",
+        "tracking:stats",
+        "form:stats",
+        "process:stats",
+    }
+)
 TENANTS = {"platform": PLATFORM_TENANT_ID, "acme": 1001, "globex": 1002}
 
 SYSTEMS = [
@@ -179,6 +194,15 @@ def load_demo(kernel: Kernel) -> None:
             email="alice@acme.example",
         )
         admin.add_membership(alice.id, TENANTS["globex"])
+        carol = admin.create_user(
+            "carol",
+            "Carol@123",
+            "Carol Wu",
+            TENANTS["acme"],
+            staff_no="A0101",
+            department="数据部",
+            email="carol@acme.example",
+        )
         bob = admin.create_user(
             "bob",
             "Bob@12345",
@@ -236,12 +260,22 @@ def load_demo(kernel: Kernel) -> None:
                     if not m.admin_only:
                         db.add(RoleMenu(role_id=role.id, menu_id=m.id))
                 for r in all_resources:
-                    if r.code != "leave:approve":
+                    if r.code != "leave:approve" and r.code not in AUTHORING:
                         db.add(RoleResource(role_id=role.id, resource_id=r.id))
                 db.flush()
                 members = [alice.id] + ([bob.id] if tenant_key == "globex" else [])
                 for uid in members:
                     admin.assign_role(kernel, uid, role.id)
+                if tenant_key == "acme":
+                    author = admin.create_role("author", "作者")
+                    for m in all_menus:
+                        if not m.admin_only:
+                            db.add(RoleMenu(role_id=author.id, menu_id=m.id))
+                    for r in all_resources:
+                        if r.code != "leave:approve":
+                            db.add(RoleResource(role_id=author.id, resource_id=r.id))
+                    db.flush()
+                    admin.assign_role(kernel, carol.id, author.id)
                 if tenant_key == "acme":
                     db.add(GreyRule(user_id=alice.id, header="x-gray-release", value="canary"))
                     db.flush()  # inside Acme's scope: a later flush would stamp it with Globex

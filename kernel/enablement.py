@@ -46,6 +46,26 @@ class Enablement:
     def enabled_plugins(self, tenant_id: int) -> list[str]:
         return [name for name in self.kernel.plugins.order if self.is_enabled(tenant_id, name)]
 
+    def _audit(self, tenant_id: int, plugin: str, before: bool, enabled: bool) -> None:
+        """Every switch reaches the audit trail (from the admin API, the command line or a task), in the
+        same transaction; outside a request the person is unknown."""
+        from atrium.sdk.audit import record
+        from atrium.sdk.services import bind, unbind
+
+        token = bind(self.kernel)  # type: ignore[arg-type]
+        try:
+            record(
+                "plugin.state",
+                target_type="plugin",
+                target_id=plugin,
+                target_name=plugin,
+                before={"enabled": before},
+                after={"enabled": enabled},
+                tenant_id=tenant_id,
+            )
+        finally:
+            unbind(token)
+
     def set(self, tenant_id: int, plugin: str, enabled: bool) -> None:
         """Persist in the current session; callers commit. Hooks run after."""
         from atrium.sdk.db import session
@@ -54,11 +74,15 @@ class Enablement:
         row = db.execute(
             select(PluginState).where(PluginState.tenant_id == tenant_id, PluginState.plugin == plugin)
         ).scalar()
+        loaded = self.kernel.plugins.loaded.get(plugin)
+        default = loaded is not None and (loaded.info.essential or loaded.info.enabled_by_default)
+        before = default if row is None else bool(row.enabled)
         if row is None:
             db.add(PluginState(tenant_id=tenant_id, plugin=plugin, enabled=enabled, settings={}))
         else:
             row.enabled = enabled
         db.flush()
         self.kernel.local.invalidate_on_commit(db, SPACE, tenant_id)
+        self._audit(tenant_id, plugin, before, enabled)
         hook = "atrium_tenant_enabled" if enabled else "atrium_tenant_disabled"
         self.kernel.plugins.call(hook, tenant_id=tenant_id, plugin=plugin)

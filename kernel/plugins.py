@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata as md
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -25,12 +26,19 @@ class LoadedPlugin:
     name: str
     info: PluginInfo
     module: Any
+    #: the folder of its built web module, as its `atrium_web_remote` answered (None: a built-in's remote,
+    #: served from `web-plugins/<name>/dist`, or no web module)
+    remote: Path | None = None
+    #: whether it implements `atrium_web_remote` (then a None answer means no page)
+    remote_hook: bool = False
 
 
 @dataclass
 class FailedPlugin:
     name: str
     error: str
+    #: what it said it is, when it got that far (its prefixes place its error in the host)
+    info: PluginInfo | None = None
 
 
 @dataclass
@@ -82,7 +90,13 @@ class PluginRegistry:
             for p in self.loaded.values()
         ]
         rows += [
-            {"name": f.name, "version": None, "status": "failed", "error": f.error}
+            {
+                "name": f.name,
+                "version": f.info.version if f.info else None,
+                "status": "failed",
+                "error": f.error,
+                "prefixes": f.info.prefixes if f.info else [],
+            }
             for f in self.failed.values()
         ]
         return rows
@@ -108,6 +122,25 @@ def sdk_admits(spec: str) -> bool:
         return False
 
 
+def web_remote(pm: pluggy.PluginManager, name: str) -> tuple[bool, Path | None]:
+    """Whether the registered plugin implements `atrium_web_remote`, and the folder it answers, which must
+    hold a built remote (``remoteEntry.js``)."""
+    for impl in pm.hook.atrium_web_remote.get_hookimpls():
+        if impl.plugin_name != name:
+            continue
+        answer = impl.function()
+        if answer is None:
+            return True, None
+        folder = Path(str(answer))
+        if not (folder / "remoteEntry.js").is_file():
+            raise ValueError(
+                f"the web module folder {folder} has no remoteEntry.js: "
+                "build the web module (npm run build in web/) before the wheel"
+            )
+        return True, folder.resolve()
+    return False, None
+
+
 def load(candidates: list[tuple[str, Any]], extra: Iterable[ModuleType | Any] = ()) -> PluginRegistry:
     """Import, check and register plugins; a plugin that fails is reported and left out."""
     reg = PluginRegistry(new_manager())
@@ -117,6 +150,7 @@ def load(candidates: list[tuple[str, Any]], extra: Iterable[ModuleType | Any] = 
     ]
     for ep_name, loader in sources:
         name = ep_name.rsplit(".", 1)[-1]
+        info: PluginInfo | None = None
         try:
             module = loader()
             info_fn = getattr(module, "atrium_plugin_info", None)
@@ -128,23 +162,27 @@ def load(candidates: list[tuple[str, Any]], extra: Iterable[ModuleType | Any] = 
                 raise ValueError(f"plugin id {info.name!r} is already taken")
             name = info.name
             if not sdk_admits(info.sdk):
-                raise ValueError(f"needs SDK {info.sdk}, but this platform provides SDK {SDK_VERSION}")
+                raise ValueError(
+                    f"needs SDK {info.sdk}, but this platform provides SDK {SDK_VERSION}: "
+                    "install a version of the plugin built for it"
+                )
             found[info.name] = (module, info)
         except Exception as exc:
-            reg.failed[name] = FailedPlugin(name, f"{type(exc).__name__}: {exc}")
+            reg.failed[name] = FailedPlugin(name, f"{type(exc).__name__}: {exc}", info)
             log.error("plugin failed to load", plugin=name, error=f"{type(exc).__name__}: {exc}")
     for name in _dependency_order(found, reg):
         module, info = found[name]
         try:
             reg.pm.register(module, name=name)
             reg.pm.check_pending()
+            remote_hook, remote = web_remote(reg.pm, name)
         except Exception as exc:
             if reg.pm.is_registered(module):
                 reg.pm.unregister(module)
-            reg.failed[name] = FailedPlugin(name, f"{type(exc).__name__}: {exc}")
+            reg.failed[name] = FailedPlugin(name, f"{type(exc).__name__}: {exc}", info)
             log.error("plugin failed to register", plugin=name, error=str(exc))
             continue
-        reg.loaded[name] = LoadedPlugin(name, info, module)
+        reg.loaded[name] = LoadedPlugin(name, info, module, remote=remote, remote_hook=remote_hook)
     return reg
 
 
@@ -166,7 +204,8 @@ def _dependency_order(found: dict[str, tuple[Any, PluginInfo]], reg: PluginRegis
         for dep in found[name][1].depends:
             if not visit(dep, [*chain, name]):
                 why = reg.failed[dep].error if dep in reg.failed else "not installed"
-                reg.failed.setdefault(name, FailedPlugin(name, f"depends on {dep!r}, which is {why}"))
+                failure = FailedPlugin(name, f"depends on {dep!r}, which is {why}", found[name][1])
+                reg.failed.setdefault(name, failure)
                 state[name] = "bad"
                 return False
         state[name] = "done"

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from atrium.sdk.context import RequestContext
     from atrium.sdk.routing import Router
     from atrium.sdk.types import DatabaseSpec, Event, JobSpec, MenuSpec, PluginInfo
@@ -60,6 +62,32 @@ def atrium_plugin_info() -> PluginInfo:
         def atrium_plugin_info():
             return PluginInfo(name="message", version="1.0.0", sdk=">=1.0,<2",
                               services={"message": "/api/message"}, prefixes=["/message-management"])
+    """
+
+
+@hookspec
+def atrium_web_remote() -> str | None:
+    """Name the folder that holds the plugin's built web module (``remoteEntry.js`` and its chunks).
+
+    Called once at start-up, right after the plugin registers. A plugin installed as a wheel ships its
+    built remote as package data and answers its folder; the kernel serves it at ``/plugins/<id>/`` like
+    the built-in remotes and lists it in the web manifest of each tenant that has the plugin enabled. A
+    folder without ``remoteEntry.js`` refuses the plugin with that reason (``atrium plugins list``, the
+    admin console). Built-in plugins, whose remotes are ``web-plugins/<id>/dist``, need not implement it.
+
+    :return: the folder's path, or None when the plugin has no built web module (it then has no page).
+
+    Example::
+
+        HERE = Path(__file__).parent
+
+        @hookimpl
+        def atrium_web_remote():
+            # inside the wheel, else web/dist beside the sources of an editable install
+            for folder in (HERE / "web_dist", HERE.parent / "web" / "dist"):
+                if folder.is_dir():
+                    return str(folder)
+            return None
     """
 
 
@@ -468,4 +496,29 @@ def atrium_shared_file_url(tenant_id: int, url: str) -> str | None:
         @hookimpl
         def atrium_shared_file_url(tenant_id, url):
             return f"/files/{url.rsplit('/', 1)[-1]}?sig=..."
+    """
+
+
+# -------------------------------------------------------------------------
+# Object storage
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_storage_references() -> Iterable[tuple[int, str, str]]:
+    """Name every object of the platform's storage that the plugin's records point at.
+
+    Called by ``atrium storage check`` (outside any request, inside a database session without a tenant
+    scope) to report records whose bytes are missing from the store, e.g. after moving a node's files to a
+    bucket. Answers are collected from every plugin.
+
+    :return: ``(tenant_id, key, description)`` for each reference, the description telling an operator
+        which record it is; materialise it (a list), as the session closes after the call.
+
+    Example::
+
+        @hookimpl
+        def atrium_storage_references():
+            rows = session().execute(select(Cover.tenant_id, Cover.stored_name, Cover.id)).all()
+            return [(t, name, f"cover {id_}") for t, name, id_ in rows]
     """

@@ -46,6 +46,7 @@ from atrium.kernel.models import (
     User,
     UserRole,
 )
+from atrium.sdk.audit import record as audit_record
 from atrium.sdk.context import current_context, tenant_scope, unscoped
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -66,14 +67,43 @@ def target_tenant(requested: int | None) -> int:
     return requested
 
 
-def audit(action: str, tenant_id: int | None, target: Any, before: Any = None, after: Any = None) -> None:
-    """Report an admin write (who, in which tenant, what, before and after) as an ``admin.audit`` event,
-    which the audit trail records in the same transaction as the write."""
-    su = current_context().require_user()
-    kernel().emit(
-        "admin.audit", tenant_id=tenant_id, user_id=su.user_id, account=su.account,
-        action=action, target=str(target), before=before, after=after,
+#: the kind of object of actions whose first word is not one
+AUDIT_TYPES = {"password": "tenant", "signin_config": "tenant", "registration": "user"}
+
+
+def audit(
+    action: str,
+    tenant_id: int | None,
+    target: Any,
+    before: Any = None,
+    after: Any = None,
+    *,
+    target_type: str = "",
+    target_name: Any = "",
+) -> None:
+    """Report an admin write (who, in which tenant, what, before and after) to the audit trail, which
+    records it in the same transaction as the write (secrets replaced by markers). A tenant of None is a
+    platform-wide definition; the object's type defaults to the action's first word (``user.create``:
+    ``user``)."""
+    current_context().require_user()
+    prefix = action.split(".", 1)[0]
+    audit_record(
+        action,
+        target_type=target_type or AUDIT_TYPES.get(prefix, prefix),
+        target_id=str(target),
+        target_name=str(target_name or ""),
+        before=before,
+        after=after,
+        tenant_id=tenant_id,
+        platform_wide=tenant_id is None,
     )
+
+
+def _person(user: User | None) -> str:
+    """A user as the audit trail names them: full name and account."""
+    if user is None:
+        return ""
+    return f"{user.full_name} ({user.account})" if user.full_name else user.account
 
 
 class TenantQuery(BaseModel):
@@ -153,7 +183,7 @@ def create_tenant_with_systems(body: TenantIn) -> dict[str, Any]:
         branding = offer.model_dump(exclude={"systemCode"}, exclude_none=True)
         admin.offer_system(t.id, offer.systemCode, **{BRANDING[k]: v for k, v in branding.items()})
     kernel().local.invalidate("profile")
-    audit("tenant.create", t.id, t.id, after=body.model_dump())
+    audit("tenant.create", t.id, t.id, after=body.model_dump(), target_name=body.tenantName)
     return {"tenantId": t.id, "systems": sorted({DEFAULT_SYSTEM, *(o.systemCode for o in body.systems)})}
 
 
@@ -210,7 +240,7 @@ def create_user(body: UserIn) -> dict[str, Any]:
         email=body.email,
         must_change_pwd=body.mustChangePassword,
     )
-    audit("user.create", tid, u.id, after=body.model_dump(exclude={"password"}))
+    audit("user.create", tid, u.id, after=body.model_dump(exclude={"password"}), target_name=_person(u))
     return {"userId": u.id}
 
 
@@ -235,7 +265,14 @@ def set_user_state(body: UserStateIn) -> None:
         raise NotFound("user.not_found")
     with unscoped():
         target = session().get(User, body.userId)
-    audit("user.state", tid, body.userId, before={"enabled": member.enabled}, after={"enabled": body.enabled})
+    audit(
+        "user.state",
+        tid,
+        body.userId,
+        before={"enabled": member.enabled},
+        after={"enabled": body.enabled},
+        target_name=_person(target),
+    )
     if current_context().require_user().is_super_admin:
         admin.set_user_enabled(kernel(), body.userId, body.enabled)  # the account, in every tenant
         return
@@ -274,7 +311,7 @@ def create_role(body: RoleIn) -> dict[str, Any]:
     """Create a role in a tenant."""
     with tenant_scope(target_tenant(body.tenantId)):
         role = admin.create_role(body.roleCode, body.roleName)
-    audit("role.create", role.tenant_id, role.id, after=body.model_dump())
+    audit("role.create", role.tenant_id, role.id, after=body.model_dump(), target_name=role.name)
     return {"roleId": role.id}
 
 
@@ -405,7 +442,7 @@ def save_menu(body: MenuIn) -> dict[str, Any]:
         db.flush()
     menus_changed(session())
     after = menus.menu_item(row)
-    audit("menu.save", None, row.id, before=_strip(before), after=_strip(after))
+    audit("menu.save", None, row.id, before=_strip(before), after=_strip(after), target_name=row.name)
     return {"menuId": str(row.id)}
 
 
@@ -440,7 +477,7 @@ def save_system(body: SystemIn) -> dict[str, str]:
         row.name, row.en_name = body.systemName, body.systemEnName
         row.request_url, row.use_state, row.icon_url = body.requestUrl, body.useState, body.iconUrl
     kernel().local.invalidate("profile")
-    audit("system.save", None, body.systemCode, before=before, after=system_fields(row))
+    audit("system.save", None, body.systemCode, before=before, after=system_fields(row), target_name=row.name)
     return {"systemCode": body.systemCode}
 
 
@@ -499,10 +536,9 @@ def set_plugin_state(body: PluginStateIn) -> dict[str, Any]:
         raise NotFound("plugin.not_found", plugin=body.plugin)
     if loaded.info.essential and not body.enabled:
         raise BadRequest("plugin.essential", plugin=body.plugin)
-    before = k.enablement.is_enabled(tid, body.plugin)
     k.enablement.set(tid, body.plugin, body.enabled)
     k.local.invalidate(menus.MENUS)
-    audit("plugin.state", tid, body.plugin, before={"enabled": before}, after={"enabled": body.enabled})
+    # the switch is audited by `enablement.set` itself (as from the command line)
     return {"plugin": body.plugin, "tenantId": tid, "enabled": body.enabled}
 
 
@@ -733,7 +769,7 @@ def update_user(body: UserUpdateIn) -> dict[str, Any]:
     grants_changed()
     kernel().local.invalidate("profile")
     after = _user_row(user, member)
-    audit("user.update", tid, body.userId, before=before, after=after)
+    audit("user.update", tid, body.userId, before=before, after=after, target_name=_person(user))
     return after
 
 
@@ -757,7 +793,13 @@ def reset_password(body: PasswordResetIn) -> None:
     user.must_change_pwd = True
     user.failed_count, user.lock_level, user.locked_until = 0, 0, None
     revoke_user(session(), kernel(), body.userId, "password reset")
-    audit("user.password.reset", tid, body.userId)
+    audit(
+        "user.password.reset",
+        tid,
+        body.userId,
+        after={"password": "reset", "mustChangePassword": True},
+        target_name=_person(user),
+    )
 
 
 @router.post("/users/unlock", permission="admin", body=UserIdQuery)
@@ -770,7 +812,14 @@ def unlock_user(body: UserIdQuery) -> None:
     assert user is not None
     before = {"failedCount": user.failed_count, "lockedUntil": str(user.locked_until or "")}
     user.failed_count, user.lock_level, user.locked_until = 0, 0, None
-    audit("user.unlock", tid, body.userId, before=before, after={"failedCount": 0, "lockedUntil": ""})
+    audit(
+        "user.unlock",
+        tid,
+        body.userId,
+        before=before,
+        after={"failedCount": 0, "lockedUntil": ""},
+        target_name=_person(user),
+    )
 
 
 class MembershipIn(BaseModel):
@@ -932,7 +981,7 @@ def delete_role(body: RoleIdIn) -> None:
         db.delete(role)
         db.flush()
     grants_changed()
-    audit("role.delete", tid, body.roleId, before=before)
+    audit("role.delete", tid, body.roleId, before=before, target_name=role.name)
 
 
 class GrantResourcesIn(BaseModel):
@@ -1014,7 +1063,9 @@ def save_resource(body: ResourceIn) -> dict[str, str]:
         row.name = body.resourceName
         db.flush()
     menus_changed(session())
-    audit("resource.save", None, row.id, before=before, after=body.model_dump())
+    audit(
+        "resource.save", None, row.id, before=before, after=body.model_dump(), target_name=body.resourceName
+    )
     return {"resourceId": str(row.id)}
 
 
@@ -1082,7 +1133,7 @@ def delete_system(body: SystemCodeIn) -> None:
         db.delete(row)
         db.flush()
     kernel().local.invalidate("profile")
-    audit("system.delete", None, body.systemCode, before=before)
+    audit("system.delete", None, body.systemCode, before=before, target_name=before["systemName"])
 
 
 # -- dictionaries, server configuration, grey rules, password strategy, login log ---------------------------
@@ -1397,7 +1448,7 @@ def delete_menu(body: MenuIdIn) -> None:
         db.delete(row)
         db.flush()
     menus_changed(session())
-    audit("menu.delete", None, body.menuId, before=before)
+    audit("menu.delete", None, body.menuId, before=before, target_name=row.name)
 
 
 class LockoutQuery(BaseModel):

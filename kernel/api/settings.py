@@ -23,9 +23,11 @@ from atrium.kernel.models import (
     Tenant,
     User,
 )
+from atrium.sdk.audit import record as audit_record
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest
+from atrium.sdk.grants import holds_grant
 from atrium.sdk.routing import Router
 
 router = Router("/api/base")
@@ -193,17 +195,32 @@ def _days(n: int) -> list[str]:
     return [(today - timedelta(days=i)).isoformat() for i in range(n - 1, -1, -1)]
 
 
+#: the button that shows tenant-wide usage figures to a member who is no administrator
+USAGE_GRANT = "tracking:stats"
+
+
+def _tenant_wide() -> bool:
+    """Whether the caller sees the tenant's (or, for super administrators, the platform's) figures; everyone
+    else sees their own."""
+    return holds_grant(USAGE_GRANT)
+
+
 @router.get("/login-log/user-7day-login-count")
 def login_7day() -> list[dict[str, Any]]:
-    """Sign-ins per day over the last seven days: the platform for super administrators, else the tenant;
-    from the usage-tracking plugin's store when it is enabled here, else from the kernel's sign-in log."""
-    tracked = _tracked_usage(7)
+    """Sign-ins per day over the last seven days: the platform for super administrators, the tenant for its
+    administrators and holders of `tracking:stats`, else the caller's own; from the usage-tracking plugin's
+    store when it is enabled here, else from the kernel's sign-in log."""
+    su = current_context().require_user()
+    wide = _tenant_wide()
+    tracked = _tracked_usage(7) if wide else None
     if tracked and "loginSeries" in tracked:
         return [{"date": str(d["date"]), "count": int(d["count"])} for d in tracked["loginSeries"]]
-    su = current_context().require_user()
     since = utcnow() - timedelta(days=7)
+    stmt = select(LoginLog.at).where(LoginLog.at >= since)
+    if not wide:
+        stmt = stmt.where(LoginLog.user_id == su.user_id)
     with unscoped() if su.is_super_admin else nullcontext():
-        rows = session().execute(select(LoginLog.at).where(LoginLog.at >= since)).scalars().all()
+        rows = session().execute(stmt).scalars().all()
     counts: dict[str, int] = {}
     for at in rows:
         counts[at.date().isoformat()] = counts.get(at.date().isoformat(), 0) + 1
@@ -212,29 +229,32 @@ def login_7day() -> list[dict[str, Any]]:
 
 @router.get("/base-behavior/behavior-total7")
 def behavior_7day() -> dict[str, Any]:
-    """Click totals, active users and top menus over the last seven days in the current tenant."""
-    current_context().require_user()
+    """Click totals, active users and top menus over the last seven days in the current tenant (`scope`
+    "tenant"), or the caller's own (`scope` "mine") for members without `tracking:stats`."""
+    su = current_context().require_user()
+    wide = _tenant_wide()
     db = session()
     since = utcnow() - timedelta(days=7)
-    total = (
-        db.execute(select(func.count()).select_from(BehaviorLog).where(BehaviorLog.at >= since)).scalar() or 0
-    )
+
+    def within(stmt: Any, log: type[BehaviorLog] | type[LoginLog]) -> Any:
+        stmt = stmt.where(log.at >= since)
+        return stmt if wide else stmt.where(log.user_id == su.user_id)
+
+    total = db.execute(within(select(func.count()).select_from(BehaviorLog), BehaviorLog)).scalar() or 0
     top_menus = db.execute(
-        select(BehaviorLog.page_name, func.count())
-        .where(BehaviorLog.at >= since)
+        within(select(BehaviorLog.page_name, func.count()), BehaviorLog)
         .group_by(BehaviorLog.page_name)
         .order_by(func.count().desc())
         .limit(10)
     ).all()
     top_users = db.execute(
-        select(LoginLog.user_id, func.count())
-        .where(LoginLog.at >= since)
+        within(select(LoginLog.user_id, func.count()), LoginLog)
         .group_by(LoginLog.user_id)
         .order_by(func.count().desc())
         .limit(10)
     ).all()
     menus_by_name = {n: int(c) for n, c in top_menus}
-    tracked = _tracked_usage(7)
+    tracked = _tracked_usage(7) if wide else None
     if tracked:  # the usage-tracking plugin's store, besides visits recorded here
         total += int(tracked.get("clickTotal", 0))
         for m in tracked.get("topMenus", []):
@@ -244,7 +264,8 @@ def behavior_7day() -> dict[str, Any]:
         "clickTotal": int(total),
         "topMenus": [{"name": n, "count": c} for n, c in ranked],
         "topUsers": [{"userId": str(u), "count": int(c)} for u, c in top_users],
-        **_home_totals(),
+        "scope": "tenant" if wide else "mine",
+        **(_home_totals() if wide else {}),
     }
 
 
@@ -339,9 +360,13 @@ def audit_save(body: AuditIn) -> dict[str, str]:
     row.enabled = body.enabled
     db.flush()
     su = current_context().require_user()
-    kernel().emit(
-        "admin.audit", tenant_id=su.tenant_id, user_id=su.user_id, account=su.account,
-        action="audit_config.save", target=f"{body.serverName}:{body.tableName}", before=before,
+    audit_record(
+        "audit_config.save",
+        target_type="audit_config",
+        target_id=f"{body.serverName}:{body.tableName}",
+        target_name=body.tableAlias or body.tableName,
+        before=before,
         after=body.model_dump(),
+        tenant_id=su.tenant_id,
     )
     return {"id": str(row.id)}

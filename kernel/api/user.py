@@ -20,6 +20,7 @@ from atrium.kernel.identity.service import EMAIL, PHONE, decode_magic, normalise
 from atrium.kernel.identity.sessions import revoke_user
 from atrium.kernel.models import DEFAULT_SYSTEM, User
 from atrium.kernel.systems import check_system_usable
+from atrium.sdk.audit import record as audit_record
 from atrium.sdk.context import SessionUser, current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
@@ -133,6 +134,15 @@ def update_pwd(body: UpdatePwdIn) -> Response | None:
     user.pwd_changed_at = utcnow()
     user.must_change_pwd = False
     revoke_user(session(), kernel(), user.id, "password changed")
+    audit_record(
+        "user.password.change",
+        target_type="user",
+        target_id=user.id,
+        target_name=f"{user.full_name} ({user.account})" if user.full_name else user.account,
+        before={"password": old},
+        after={"password": new},
+        tenant_id=su.tenant_id,
+    )
     profiles.invalidate_user(kernel(), user.id)
     return None
 

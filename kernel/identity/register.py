@@ -19,6 +19,7 @@ from atrium.kernel.identity.passwords import hash_password
 from atrium.kernel.identity.service import EMAIL, PHONE, normalise_phone
 from atrium.kernel.identity.sessions import revoke_user
 from atrium.kernel.models import Membership, Tenant, User
+from atrium.sdk.audit import record as audit_record
 from atrium.sdk.context import unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, CodeInvalid, Conflict, Forbidden
@@ -241,3 +242,13 @@ def reset_password(
     kernel.cache.delete(f"login-fail:{user.account.lower()}")
     revoke_user(session(), kernel, user.id, "password reset")
     profiles.invalidate_user(kernel, user.id)
+    audit_record(
+        "user.password.forgot",
+        target_type="user",
+        target_id=user.id,
+        target_name=f"{user.full_name} ({user.account})" if user.full_name else user.account,
+        after={"password": "reset", "by": channel},
+        tenant_id=user.default_tenant_id,
+        user_id=user.id,
+        account=user.account,
+    )

@@ -40,22 +40,57 @@ class AuditQuery(BaseModel):
     tenantId: int | None = None
     keyword: str = Field(default="", max_length=64)
     action: str = Field(default="", max_length=64)
+    #: the person who acted
+    userId: int | None = None
+    #: local dates, both included
+    dateFrom: date | None = None
+    dateTo: date | None = None
+    #: minutes from the reader's local time to UTC (a browser's `getTimezoneOffset()`)
+    tzOffset: int = Field(default=0, ge=-16 * 60, le=16 * 60)
     pageIndex: int = Field(default=1, ge=1, le=100_000)
     pageRows: int = Field(default=20, ge=1, le=100)
+
+    def to_filter(self) -> service.AuditFilter:
+        return service.AuditFilter(
+            tenant_id=audit_tenant(self.tenantId),
+            keyword=self.keyword,
+            action=self.action,
+            user_id=self.userId,
+            date_from=self.dateFrom,
+            date_to=self.dateTo,
+            tz_offset=self.tzOffset,
+        )
 
 
 @router.get("/audit", permission="admin", query=AuditQuery)
 def audit(query: AuditQuery) -> dict[str, Any]:
-    """One page of the audit trail (newest first), searched by account, action or target."""
-    tid = audit_tenant(query.tenantId)
-    return service.audit_page(tid, query.keyword, query.action, query.pageIndex, query.pageRows)
+    """One page of the audit trail (newest first), searched by account, action, object id or name, and
+    filtered by action, person and dates. Each record comes with its words in the request's language: who
+    (`who`, `userFullName`), what (`actionText`), which object (`targetTypeText`, `targetLabel`), a sentence
+    (`summary`) and the changed fields (`changes`: field, label, before, after; `changesText`)."""
+    return service.audit_page(query.to_filter(), query.pageIndex, query.pageRows)
 
 
 @router.get("/audit/export", permission="admin", query=AuditQuery)
 def audit_export(query: AuditQuery) -> dict[str, str]:
-    """The matching audit records as CSV (`fileName`, `content`)."""
-    tid = audit_tenant(query.tenantId)
-    return {"fileName": "audit.csv", "content": service.audit_csv(tid, query.keyword, query.action)}
+    """The matching audit records as CSV (`fileName`, `content`), in words in the request's language."""
+    return {"fileName": "audit.csv", "content": service.audit_csv(query.to_filter())}
+
+
+class AuditScope(BaseModel):
+    tenantId: int | None = None
+
+
+@router.get("/audit/actions", permission="admin", query=AuditScope)
+def audit_actions(query: AuditScope) -> list[dict[str, str]]:
+    """The action codes with their words (`action`, `text`), for the action filter."""
+    return service.audit_actions(audit_tenant(query.tenantId))
+
+
+@router.get("/audit/people", permission="admin", query=AuditScope)
+def audit_people(query: AuditScope) -> list[dict[str, Any]]:
+    """The people the trail names (`userId`, `account`, `userFullName`, `label`), for the person filter."""
+    return service.audit_people(audit_tenant(query.tenantId))
 
 
 class FailureQuery(BaseModel):

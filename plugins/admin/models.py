@@ -17,7 +17,8 @@ class Base(DeclarativeBase):
 
 
 class AuditRecord(Base):
-    """One admin write: who, in which tenant (none for platform-wide definitions), when, what, before, after.
+    """One security-relevant write: who, in which tenant (none for platform-wide definitions), when, what (an
+    action code), to which object (type, id, name), before, after (secrets only as markers).
 
     Rows are only ever added: nothing in the platform updates or deletes them.
     """
@@ -30,6 +31,9 @@ class AuditRecord(Base):
     account: Mapped[str] = mapped_column(String(64), default="")
     action: Mapped[str] = mapped_column(String(64), index=True)
     target: Mapped[str] = mapped_column(String(128), default="")
+    #: the kind of object (``panel``, ``user``...; ``audit.type.<type>`` on the screen) and its name then
+    target_type: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    target_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
     before: Mapped[str] = mapped_column(Text, default="")
     after: Mapped[str] = mapped_column(Text, default="")
 

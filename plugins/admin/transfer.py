@@ -64,7 +64,14 @@ def write(rows: list[dict[str, Any]]) -> None:
         uid = services().identity.create_user(
             str(row["account"]).strip(), str(row["userFullName"]).strip(), tenant_id, **fields
         )
-        service.record("user.import", tenant_id, uid, after={"account": row["account"], **fields})
+        service.record(
+            "user.import",
+            tenant_id,
+            uid,
+            after={"account": row["account"], **fields},
+            target_type="user",
+            target_name=f"{str(row['userFullName']).strip()} ({str(row['account']).strip()})",
+        )
 
 
 def export_rows(req: Any) -> list[list[str]]:

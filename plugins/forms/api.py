@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from atrium.plugins.forms import service
+from atrium.sdk.context import current_context
+from atrium.sdk.grants import holds_grant
 from atrium.sdk.routing import Router
 
 router = Router("/api/form")
@@ -116,10 +118,17 @@ def people(query: PeopleQuery) -> list[dict[str, Any]]:
     return service.people(query.keyword, query.limit)
 
 
+#: the button that shows a member the tenant's form figures; without it (or administration) she sees her own
+STATS_GRANT = "form:stats"
+
+
 @router.get("/count")
-def count() -> dict[str, int]:
-    """How many forms the tenant has, how many are published, how many submissions (home card)."""
-    return service.count_forms()
+def count() -> dict[str, int | str]:
+    """How many forms the tenant has, how many are published, how many submissions (home card), with the
+    `scope` counted: the tenant's for administrators and holders of `form:stats`, else "mine" (the
+    published forms and the caller's own submissions)."""
+    mine = None if holds_grant(STATS_GRANT) else current_context().require_user().user_id
+    return service.count_forms(mine)
 
 
 class SubmitIn(BaseModel):

@@ -63,7 +63,11 @@ def atrium_menus() -> list[MenuSpec]:
                 "vi-vn": "Thiết kế biểu mẫu",
                 "hu-hu": "Űrlaptervező",
             },
-            resources=[ResourceSpec("form:design", "设计"), ResourceSpec("form:export", "导出")],
+            resources=[
+                ResourceSpec("form:design", "设计"),
+                ResourceSpec("form:export", "导出"),
+                ResourceSpec("form:stats", "查看统计"),
+            ],
         ),
         MenuSpec(
             code="visitor-registration",

@@ -267,16 +267,21 @@ def render(form_ref: str | int, layout: str = "") -> dict[str, Any]:
     return {**form_out(form), **version_out(row, layout)}
 
 
-def count_forms() -> dict[str, int]:
+def count_forms(user_id: int | None = None) -> dict[str, int | str]:
+    """The home card's figures: with no `user_id` the tenant's forms, published forms and submitted
+    submissions (``"scope": "tenant"``); with one, what that member sees (``"scope": "mine"``): the
+    published forms (the ones she can open) and her own submitted submissions."""
     db = session()
-    total = db.execute(select(func.count()).select_from(Form)).scalar_one()
     live = db.execute(
         select(func.count()).select_from(Form).where(Form.published_version.is_not(None))
     ).scalar_one()
-    subs = db.execute(
-        select(func.count()).select_from(Submission).where(Submission.status == SUBMITTED)
-    ).scalar_one()
-    return {"forms": int(total), "published": int(live), "submissions": int(subs)}
+    submitted = select(func.count()).select_from(Submission).where(Submission.status == SUBMITTED)
+    if user_id is not None:
+        subs = db.execute(submitted.where(Submission.created_by == user_id)).scalar_one()
+        return {"scope": "mine", "forms": int(live), "published": int(live), "submissions": int(subs)}
+    total = db.execute(select(func.count()).select_from(Form)).scalar_one()
+    subs = db.execute(submitted).scalar_one()
+    return {"scope": "tenant", "forms": int(total), "published": int(live), "submissions": int(subs)}
 
 
 # -- submissions -----------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from atrium.plugins.process import bpmn, service
 from atrium.plugins.process.models import OPEN
+from atrium.sdk.context import current_context
+from atrium.sdk.grants import holds_grant
 from atrium.sdk.routing import Router
 
 router = Router("/api/process")
@@ -192,7 +194,15 @@ def my_process(body: MineIn) -> dict[str, Any]:
     return service.my_processes(body.status, body.pageNum, body.pageSize)
 
 
+#: the button that shows a member the tenant's process figures; without it (or administration) she sees her
+#: own
+STATS_GRANT = "process:stats"
+
+
 @router.get("/count")
 def count() -> dict[str, Any]:
-    """Running, failed and normal instances and the week's submissions per day (home cards)."""
-    return service.counts()
+    """Running, failed and normal instances and the week's submissions per day (home cards), with the
+    `scope` counted: the tenant's for administrators and holders of `process:stats`, else "mine" (the
+    instances the caller started)."""
+    mine = None if holds_grant(STATS_GRANT) else current_context().require_user().user_id
+    return service.counts(mine)

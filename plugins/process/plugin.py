@@ -64,7 +64,11 @@ def atrium_menus() -> list[MenuSpec]:
                 "vi-vn": "Quy trình",
                 "hu-hu": "Folyamatok",
             },
-            resources=[ResourceSpec("process:design", "设计"), ResourceSpec("process:deploy", "部署")],
+            resources=[
+                ResourceSpec("process:design", "设计"),
+                ResourceSpec("process:deploy", "部署"),
+                ResourceSpec("process:stats", "查看统计"),
+            ],
         )
     ]
 

@@ -1,8 +1,10 @@
 """Extract mode: a dataset copied into Parquet files and queried in-process with DuckDB.
 
-Each sync writes a new immutable file (`v<version>-<random>.parquet`) next to the old ones, renames it
-into place, then points the dataset at it in the database: readers in any server process keep reading
-the file they started with, and the swap is one committed update. The two newest files are kept.
+Each sync writes a new immutable file (`v<version>-<random>.parquet`), stores it in the platform's object
+storage, then points the dataset at it in the database: the swap is one committed update, and readers on
+any node keep reading the file they started with. Every node reads through its own cache of the stored
+files (see `extract_store`), so a node that never ran a sync answers charts over it. The two newest
+versions are kept.
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ import structlog
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql
 
-from atrium.plugins.reports import datasets, sources
+from atrium.plugins.reports import datasets, extract_store, sources
 from atrium.plugins.reports.fields import FieldInfo
 from atrium.plugins.reports.models import Dataset
 from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
-from atrium.sdk.errors import AtriumError, Conflict
+from atrium.sdk.errors import AtriumError, Conflict, NotFound
 from atrium.sdk.kept import Kept
 from atrium.sdk.services import services
 
@@ -51,17 +53,19 @@ class ExtractNotReady(AtriumError):
 
 
 def root() -> Path:
-    return Path(services().settings.var_dir) / "reports" / "extracts"
+    """This node's cache of extract files."""
+    return extract_store.root()
 
 
 def folder(ds: Dataset) -> Path:
-    return root() / str(ds.tenant_id) / ds.id
+    return extract_store.folder(ds)
 
 
 def current_file(ds: Dataset) -> Path | None:
+    """The dataset's current file in this node's cache, if it is there."""
     if not ds.extract_file:
         return None
-    path = folder(ds) / ds.extract_file
+    path = extract_store.local_path(ds)
     return path if path.exists() else None
 
 
@@ -155,22 +159,23 @@ def compile_duckdb(stmt: Any) -> tuple[str, list[Any]]:
 
 
 def _statement(
+    path: Path,
     ds: Dataset,
     fields: list[FieldInfo],
     make: Callable[[Relation], Any],
     statement_key: Hashable | None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The SQL and parameters `make` builds over the dataset's current file, compiled once per distinct
-    statement.
+    """The SQL and parameters `make` builds over the dataset's current file at `path`, compiled once per
+    distinct statement.
 
     `statement_key` is the caller's complete description of what `make` builds (None: not kept). With the
     file and the dataset's version (bumped by every change of the dataset or its fields) it names exactly one
     statement, so a kept one is never stale."""
-    key = (ds.tenant_id, ds.id, ds.extract_file, ds.version, statement_key)
+    key = (str(path), ds.version, statement_key)
     found = _statements.get(key) if statement_key is not None else None
     if found is not None:
         return found
-    literal = str(folder(ds) / ds.extract_file).replace("'", "''")  # a server-made path, as an SQL string
+    literal = str(path).replace("'", "''")  # a server-made path, as an SQL string
     rel = Relation("duckdb", datasets.extract_fields(fields), sql=f"SELECT * FROM read_parquet('{literal}')")
     sql, params = compile_duckdb(make(rel))
     found = (sql, tuple(params))
@@ -186,12 +191,35 @@ def query(
     timeout: float | None = None,
     statement_key: Hashable | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run the statement `make` builds over the dataset's current file (the file's existence is checked
-    only when DuckDB cannot read it: it is there on every other query)."""
+    """Run the statement `make` builds over the dataset's current file, from this node's cache (fetched from
+    the store on first use; the file's existence is checked again only when DuckDB cannot read it)."""
     if not ds.extract_file:
         raise ExtractNotReady()
-    sql, params = _statement(ds, fields, make, statement_key)
+    path = _cached(ds)
+    sql, params = _statement(path, ds, fields, make, statement_key)
     limit = timeout or report_settings().query_timeout
+    try:
+        return _run(sql, params, limit)
+    except duckdb.IOException as exc:
+        if path.exists():
+            raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
+    # the cached copy was taken away under the platform (a cleaned disk, another process's trim): fetch again
+    extract_store.forget(path)
+    path = _cached(ds)
+    try:
+        return _run(sql, params, limit)
+    except duckdb.IOException as exc:
+        raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
+
+
+def _cached(ds: Dataset) -> Path:
+    try:
+        return extract_store.cached(ds)
+    except NotFound as exc:  # recorded as synced, yet not in the store (removed under the platform)
+        raise ExtractNotReady() from exc
+
+
+def _run(sql: str, params: tuple[Any, ...], limit: float) -> tuple[list[str], list[tuple[Any, ...]]]:
     con = _cursor()
     ticket = _watchdog.watch(limit, con.interrupt)
     try:
@@ -200,10 +228,8 @@ def query(
         rows = cur.fetchall()
     except duckdb.InterruptException as exc:
         raise sources.SourceTimeout(seconds=round(limit, 1)) from exc
-    except duckdb.IOException as exc:
-        if current_file(ds) is None:
-            raise ExtractNotReady() from exc
-        raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
+    except duckdb.IOException:
+        raise
     except duckdb.Error as exc:
         raise sources.SourceFailed(reason=str(exc).splitlines()[0][:240]) from exc
     finally:
@@ -221,10 +247,11 @@ def _lock_key(ds: Dataset) -> str:
 
 
 def sync(ds: Dataset) -> dict[str, Any]:
-    """Copy the dataset's rows into a new Parquet file and swap it in; answers the sync status.
+    """Copy the dataset's rows into a new Parquet file, store it and swap it in; answers the sync status.
 
     Runs in the caller's session (the dataset row is updated and flushed); a second sync of the same
-    dataset while one runs in any process is refused.
+    dataset while one runs in any process is refused. A store that cannot be reached fails the sync with
+    its error recorded, and the dataset keeps its previous file.
     """
     cache = services().cache
     if cache.incr(_lock_key(ds), ttl=3600) > 1:
@@ -252,7 +279,7 @@ def sync(ds: Dataset) -> dict[str, Any]:
         ds.sync_status, ds.last_sync_at, ds.sync_error = "ok", utcnow(), ""
         datasets.bump(ds)
         db.commit()
-        _prune(ds)
+        extract_store.prune_store(ds)
         return datasets.sync_status(ds)
     finally:
         cache.delete(f"n:{_lock_key(ds)}")
@@ -269,8 +296,8 @@ def _write(ds: Dataset) -> tuple[str, int]:
     schema = pa.schema([pa.field(f.origin_name, ARROW_TYPES[f.type]) for f in fields])
     target = folder(ds)
     target.mkdir(parents=True, exist_ok=True)
-    name = f"v{ds.version + 1}-{secrets.token_hex(6)}.parquet"
-    tmp = target / f".{name}.tmp"
+    name = extract_store.new_name(ds)
+    tmp = target / f".{name}.{secrets.token_hex(4)}.tmp"
     total = 0
     try:
         with sources.read_only(src, timeout=max(600.0, src.timeout)) as conn:
@@ -283,7 +310,8 @@ def _write(ds: Dataset) -> tuple[str, int]:
                     total += len(part)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
-        os.replace(tmp, target / name)
+        extract_store.upload(ds, name, tmp)
+        extract_store.adopt(ds, name, tmp)
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -307,22 +335,10 @@ def _array(values: list[Any], f: FieldInfo) -> pa.Array:
     return pa.array([None if v is None else str(v) for v in values], kind)
 
 
-def _prune(ds: Dataset, keep: int = 2) -> None:
-    files = sorted(folder(ds).glob("v*.parquet"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in files[keep:]:
-        if old.name != ds.extract_file:
-            try:
-                old.unlink()
-            except OSError:
-                pass
-
-
 def remove_files(ds: Dataset) -> None:
-    for p in folder(ds).glob("*.parquet"):
-        try:
-            p.unlink()
-        except OSError:
-            pass
+    """Delete the dataset's stored files and this node's cached copies (StorageUnavailable when the store
+    cannot be reached: the dataset is then kept, so nothing is left behind unseen)."""
+    extract_store.remove(ds)
 
 
 def due_datasets() -> list[tuple[int, str]]:

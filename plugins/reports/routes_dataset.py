@@ -15,6 +15,7 @@ from atrium.plugins.reports.authoring.source_config import SourceType
 from atrium.plugins.reports.chartdata import FilterItem
 from atrium.plugins.reports.filters import dynamic_dates
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, Panel
+from atrium.sdk import audit
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
@@ -149,10 +150,30 @@ def _settings_url(body: CheckSourceBody) -> str | None:
 
 @router.post("/datasource/save", permission="admin", body=DataSourceBody)
 def save_datasource(body: DataSourceBody) -> dict[str, Any]:
+    before = datasets.datasource_public(datasets.get_datasource(body.id)) if body.id else None
     row = datasets.save_datasource(
         body.id, body.name.strip(), _settings_url(body), body.description or "", body.queryTimeout or 0
     )
-    return datasets.datasource_public(row)
+    after = datasets.datasource_public(row)
+    old, new = (None if before is None else _source_fields(before)), _source_fields(after)
+    if body.password:  # recorded as a marker only: set, or changed when there was one
+        if old is not None and before is not None and before.get("hasCredentials"):
+            old["password"] = "\0kept"
+        new["password"] = body.password
+    audit.record(
+        "reports.datasource.save",
+        target_type="datasource",
+        target_id=row.id,
+        target_name=row.name,
+        before=old,
+        after=new,
+    )
+    return after
+
+
+def _source_fields(public: dict[str, Any]) -> dict[str, Any]:
+    """What the audit trail keeps of a data source: its settings with the URL's password masked."""
+    return {k: v for k, v in public.items() if k not in ("id", "updateTime")}
 
 
 @router.post("/datasource/validate", permission="admin", body=CheckSourceBody)
@@ -166,13 +187,43 @@ def validate_datasource(body: CheckSourceBody) -> dict[str, Any]:
 
 @router.post("/datasource/delete/{id}", permission="admin")
 def delete_datasource(id: str) -> bool:  # noqa: A002
+    before = datasets.datasource_public(datasets.get_datasource(id))
     datasets.delete_datasource(id)
+    audit.record(
+        "reports.datasource.delete",
+        target_type="datasource",
+        target_id=id,
+        target_name=str(before.get("name") or ""),
+        before=_source_fields(before),
+    )
     return True
 
 
 # ---------------------------------------------------------------------------
 # datasets
 # ---------------------------------------------------------------------------
+
+
+def _dataset_fields(ds: Dataset) -> dict[str, Any]:
+    """What the audit trail keeps of a dataset's definition."""
+    return {
+        "name": ds.name,
+        "datasourceId": ds.datasource_id,
+        "kind": ds.kind,
+        "tableName": ds.table_name,
+        "sql": ds.sql_text,
+        "mode": ds.mode,
+        "syncInterval": ds.sync_interval,
+    }
+
+
+def _field_names(ds: Dataset) -> list[str]:
+    """The dataset's fields as the audit trail lists them (name, with the checked ones marked)."""
+    out = []
+    for f in datasets.dataset_public(ds)["fields"]:
+        label = str(f.get("name") or f.get("originName") or f.get("id") or "")
+        out.append(label if f.get("checked", True) else f"({label})")
+    return out
 
 
 def _public(ds: Dataset) -> dict[str, Any]:
@@ -199,22 +250,48 @@ def get_dataset(id: str) -> dict[str, Any]:  # noqa: A002
 
 @router.post("/dataset/save", permission="admin", body=DatasetBody)
 def save_dataset(body: DatasetBody) -> dict[str, Any]:
+    before = _dataset_fields(datasets.get_dataset(body.id)) if body.id else None
     ds = datasets.save_dataset(body.model_dump())
+    audit.record(
+        "reports.dataset.save",
+        target_type="dataset",
+        target_id=ds.id,
+        target_name=ds.name,
+        before=before,
+        after=_dataset_fields(ds),
+    )
     return _public(ds)
 
 
 @router.post("/dataset/fields/{id}", permission="admin", body=FieldsBody)
 def update_fields(id: str, body: FieldsBody) -> dict[str, Any]:  # noqa: A002
     ds = datasets.get_dataset(id)
+    before = _field_names(ds)
     datasets.update_fields(ds, body.fields)
+    audit.record(
+        "reports.dataset.fields",
+        target_type="dataset",
+        target_id=ds.id,
+        target_name=ds.name,
+        before={"fields": before},
+        after={"fields": _field_names(ds)},
+    )
     return _public(ds)
 
 
 @router.post("/dataset/delete/{id}", permission="admin")
 def delete_dataset(id: str) -> bool:  # noqa: A002
     ds = datasets.get_dataset(id)
+    before = _dataset_fields(ds)
     extract.remove_files(ds)
     datasets.delete_dataset(id)
+    audit.record(
+        "reports.dataset.delete",
+        target_type="dataset",
+        target_id=id,
+        target_name=before["name"],
+        before=before,
+    )
     return True
 
 
@@ -286,4 +363,11 @@ def import_excel(body: ExcelBody) -> dict[str, Any]:
         header, rows = excel.read_workbook(Path(tmp.name), body.headerRow)
     name = body.name.strip() or Path(filename).stem[:100]
     ds = excel.create_excel_dataset(name, header, rows)
+    audit.record(
+        "reports.dataset.import_excel",
+        target_type="dataset",
+        target_id=ds.id,
+        target_name=ds.name,
+        after={**_dataset_fields(ds), "file": filename[:200], "rows": len(rows)},
+    )
     return _public(ds)

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from atrium.plugins.reports import links, panels
 from atrium.plugins.reports.access import LINK_HEADER, get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.models import Panel, PanelLink
+from atrium.sdk import audit
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.routing import Router
@@ -94,7 +96,18 @@ def enable(panelId: str) -> dict[str, Any]:  # noqa: N803
     """Turn the caller's link to a panel they manage on (made on first use), answering it with its address."""
     viewer = session_viewer()
     panel = links.require_manage(panelId, viewer)
-    return links.link_public(links.enable_link(panel, viewer))
+    found = links.find_link(panel, viewer)
+    was_on = found is not None and found.valid
+    link = links.enable_link(panel, viewer)
+    audit.record(
+        "reports.link.enable",
+        target_type="panel",
+        target_id=panel.id,
+        target_name=panel.name,
+        before={"valid": was_on},
+        after={"valid": True},
+    )
+    return links.link_public(link)
 
 
 class LinkRef(BaseModel):
@@ -107,8 +120,11 @@ def rotate(body: LinkRef) -> dict[str, Any]:
     """A new address for the caller's link; the old one answers as an invalid link from now on."""
     viewer = session_viewer()
     link = links.get_link(body.id)
-    links.require_manage(link.panel_id, viewer)
-    return links.link_public(links.rotate(link))
+    panel = links.require_manage(link.panel_id, viewer)
+    fresh = links.rotate(link)
+    # the addresses themselves open the panel: they are not recorded
+    audit.record("reports.link.rotate", target_type="panel", target_id=panel.id, target_name=panel.name)
+    return links.link_public(fresh)
 
 
 @router.post("/api/link/update", body=LinkUpdate)
@@ -117,7 +133,8 @@ def update(body: LinkUpdate) -> dict[str, Any]:
     allow or forbid other sites to embed it (and which)."""
     viewer = session_viewer()
     link = links.get_link(body.id)
-    links.require_manage(link.panel_id, viewer)
+    panel = links.require_manage(link.panel_id, viewer)
+    old = _audited(link)
     over: Any = False
     if body.clearOverTime:
         over = None
@@ -133,4 +150,54 @@ def update(body: LinkUpdate) -> dict[str, Any]:
         allow_embed=body.allowEmbed,
         embed_origins=body.embedOrigins,
     )
+    _audit_update(panel, old, _audited(link))
     return links.link_public(link)
+
+
+def _audited(link: PanelLink) -> dict[str, Any]:
+    """A link's settings as the audit trail compares them (the password only to tell set from changed: the
+    trail records a marker, never the value)."""
+    out = links.link_public(link)
+    over = out["overTime"]
+    return {
+        "valid": out["valid"],
+        "enablePwd": out["enablePwd"],
+        "pwd": out["pwd"],
+        "locked": out["locked"],
+        "overTime": datetime.fromtimestamp(over / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC") if over else None,
+        "allowEmbed": out["allowEmbed"],
+        "embedOrigins": out["embedOrigins"],
+    }
+
+
+def _audit_update(panel: Panel, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """One record per kind of change: turned on or off, password set, changed or removed, expiry, embedding,
+    unlocked."""
+    target: dict[str, Any] = {"target_type": "panel", "target_id": panel.id, "target_name": panel.name}
+
+    def part(*keys: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {k: old[k] for k in keys}, {k: new[k] for k in keys}
+
+    if old["valid"] != new["valid"]:
+        before, after = part("valid")
+        if new["valid"]:
+            audit.record("reports.link.enable", before=before, after=after, **target)
+        else:
+            audit.record("reports.link.disable", before=before, after=after, **target)
+    if old["enablePwd"] != new["enablePwd"] or old["pwd"] != new["pwd"]:
+        before, after = part("enablePwd", "pwd")
+        if not new["enablePwd"]:
+            audit.record("reports.link.password.remove", before=before, after=after, **target)
+        elif not old["enablePwd"]:
+            audit.record("reports.link.password.set", before=before, after=after, **target)
+        else:
+            audit.record("reports.link.password.change", before=before, after=after, **target)
+    if old["overTime"] != new["overTime"]:
+        before, after = part("overTime")
+        audit.record("reports.link.expiry", before=before, after=after, **target)
+    if old["allowEmbed"] != new["allowEmbed"] or old["embedOrigins"] != new["embedOrigins"]:
+        before, after = part("allowEmbed", "embedOrigins")
+        audit.record("reports.link.embed", before=before, after=after, **target)
+    if old["locked"] and not new["locked"] and old["pwd"] == new["pwd"]:
+        before, after = part("locked")
+        audit.record("reports.link.unlock", before=before, after=after, **target)

@@ -8,8 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from atrium.plugins.reports import panels
 from atrium.plugins.reports.access import ALL, get_panel, session_viewer, viewer_scope
+from atrium.sdk import audit
 from atrium.sdk.errors import Forbidden
 from atrium.sdk.routing import Router
+from atrium.sdk.services import services
 
 router = Router("/api/dyreport")
 
@@ -75,9 +77,46 @@ def get_grants(id: str) -> list[dict[str, Any]]:  # noqa: A002
 
 @router.post("/panel/grants/{id}", body=GrantsBody)
 def set_grants(id: str, body: GrantsBody) -> list[dict[str, Any]]:  # noqa: A002
-    panel, _ = get_panel(id, session_viewer(), "manage")
+    viewer = session_viewer()
+    panel, _ = get_panel(id, viewer, "manage")
+    before = panels.grants(panel)
     panels.set_grants(panel, body.grants)
-    return panels.grants(panel)
+    after = panels.grants(panel)
+    names = _subject_names(viewer.tenant_id, [*before, *after])
+    audit.record(
+        "reports.panel.grants",
+        target_type="panel",
+        target_id=panel.id,
+        target_name=panel.name,
+        before=_grant_words(before, names),
+        after=_grant_words(after, names),
+    )
+    return after
+
+
+def _subject_names(tenant_id: int, grants: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
+    """The people and roles of grants by name, as the audit trail shows them."""
+    user_ids = {g["subjectId"] for g in grants if g["subjectType"] == "user"}
+    role_ids = {g["subjectId"] for g in grants if g["subjectType"] == "role"}
+    directory = services().directory
+    names: dict[tuple[str, int], str] = {}
+    for uid, person in (directory.users(user_ids) if user_ids else {}).items():
+        names[("user", uid)] = (
+            f"{person.full_name} ({person.account})" if person.full_name else person.account
+        )
+    for rid, role in (directory.roles(tenant_id, role_ids) if role_ids else {}).items():
+        names[("role", rid)] = role
+    return names
+
+
+def _grant_words(grants: list[dict[str, Any]], names: dict[tuple[str, int], str]) -> dict[str, str]:
+    """Each person or role with what they may do (``view, export, manage``)."""
+    out: dict[str, str] = {}
+    for g in grants:
+        key = (str(g["subjectType"]), int(g["subjectId"]))
+        label = f"{key[0]}:{names.get(key) or key[1]}"
+        out[label] = ", ".join(p for p in ("view", "export", "manage") if g.get(p))
+    return out
 
 
 @router.get("/panel/export/{id}")

@@ -26,6 +26,9 @@ class ReportSettings(BaseSettings):
     """Password tries one client gets per minute on one link."""
     sync_check_seconds: int = 60
     """How often the scheduler looks for extract datasets that are due."""
+    extract_cache_mb: int = 2048
+    """Most megabytes of extract files each node keeps in its cache under var/reports/extracts (fetched from
+    the object storage on first use; the least recently used go first, never the one a query reads)."""
     timezone: str = ""
     """Time zone of dynamic dates (today, month start, ...); empty means the server's local time."""
 

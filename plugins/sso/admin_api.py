@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from sqlalchemy import delete, select
 
 from atrium.plugins.sso import service
 from atrium.plugins.sso.models import SsoConfig, SsoIdentity
+from atrium.sdk import audit
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, NotFound
@@ -106,6 +107,7 @@ def save_config(body: ConfigIn) -> dict[str, Any]:
     row = db.execute(select(SsoConfig).where(SsoConfig.code == body.code)).scalar()
     if row is not None and row.kind != body.kind:
         raise Conflict("sso:code_taken", provider=body.code)
+    before = None if row is None else _snapshot(row)
     merged = service.merge_secrets(reg.provider.settings_model, body.settings, row.settings if row else {})
     model = reg.provider.settings_model.model_validate(merged)
     if row is None:
@@ -118,7 +120,46 @@ def save_config(body: ConfigIn) -> dict[str, Any]:
     row.redirect_uri = body.redirectUri
     row.settings = service.stored_settings(model)
     db.flush()
+    old, new = _without_secrets(row.kind, before, _snapshot(row))
+    entry: dict[str, Any] = {"target_type": "sso_provider", "target_id": row.code, "target_name": row.name}
+    if before is None:
+        audit.record("sso.config.create", after=new, **entry)
+    else:
+        audit.record("sso.config.update", before=old, after=new, **entry)
     return _config_out(row)
+
+
+def _snapshot(row: SsoConfig) -> dict[str, Any]:
+    return {
+        "code": row.code,
+        "kind": row.kind,
+        "name": row.name,
+        "enabled": row.enabled,
+        "sort": row.sort,
+        "onUnknown": row.on_unknown,
+        "redirectUri": row.redirect_uri,
+        "settings": dict(row.settings or {}),
+    }
+
+
+def _without_secrets(
+    kind: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The provider's secret settings (whatever their names) as markers: set, changed or removed."""
+    reg = service.registry().get(kind)
+    fields = reg.provider.settings_model.model_fields if reg else {}
+    secret = [name for name, field in fields.items() if field.annotation is SecretStr]
+    old = None if before is None else {**before, "settings": dict(before["settings"])}
+    new = None if after is None else {**after, "settings": dict(after["settings"])}
+    for name in secret:
+        b = old["settings"].get(name) if old else None
+        a = new["settings"].get(name) if new else None
+        mb, ma = audit.secret_markers(b, a)
+        if old and name in old["settings"]:
+            old["settings"][name] = mb
+        if new and name in new["settings"]:
+            new["settings"][name] = ma
+    return old, new
 
 
 class CodeIn(BaseModel):
@@ -132,8 +173,16 @@ def delete_config(body: CodeIn) -> None:
     row = db.execute(select(SsoConfig).where(SsoConfig.code == body.code)).scalar()
     if row is None:
         raise NotFound("sso:config_not_found")
+    before, _ = _without_secrets(row.kind, _snapshot(row), None)
     db.execute(delete(SsoIdentity).where(SsoIdentity.provider == row.code))
     db.delete(row)
+    audit.record(
+        "sso.config.delete",
+        target_type="sso_provider",
+        target_id=row.code,
+        target_name=row.name,
+        before=before,
+    )
 
 
 class IdentityQuery(BaseModel):
@@ -189,6 +238,13 @@ def link(body: LinkIn) -> dict[str, str]:
     row = SsoIdentity(provider=body.provider, subject=subject, user_id=body.userId)
     db.add(row)
     db.flush()
+    audit.record(
+        "sso.identity.link",
+        target_type="user",
+        target_id=body.userId,
+        target_name=_person(body.userId),
+        after={"provider": body.provider, "subject": subject},
+    )
     return {"id": str(row.id)}
 
 
@@ -204,3 +260,17 @@ def unlink(body: IdIn) -> None:
     if row is None or row.tenant_id != _tenant():
         raise NotFound("sso:identity_not_found")
     db.delete(row)
+    audit.record(
+        "sso.identity.unlink",
+        target_type="user",
+        target_id=row.user_id,
+        target_name=_person(row.user_id),
+        before={"provider": row.provider, "subject": row.subject},
+    )
+
+
+def _person(user_id: int) -> str:
+    person = services().directory.users([user_id]).get(user_id)
+    if person is None:
+        return ""
+    return f"{person.full_name} ({person.account})" if person.full_name else person.account

@@ -46,39 +46,42 @@ class DaysQuery(BaseModel):
 
 @router.get("/dashboard/summary", query=DaysQuery)
 def dashboard_summary(query: DaysQuery) -> dict[str, Any]:
-    """Loads, visits, clicks, active users and tenants over the last days, with a per-day series
-    (super administrators: the platform; everyone else: their tenant)."""
-    return service.summary(query.days)
+    """Loads, visits, clicks, active users and tenants over the last days, with a per-day series and the
+    `scope` they count (super administrators: the platform; tenant administrators and holders of
+    `tracking:stats`: their tenant; everyone else: their own events, "mine")."""
+    return service.summary(query.days, service.viewer_scope())
 
 
 @router.get("/dashboard/top-menus", query=DaysQuery)
 def dashboard_top_menus(query: DaysQuery) -> list[dict[str, Any]]:
-    """The ten most used menus (visits plus clicks)."""
-    return service.top_menus(query.days)
+    """The ten most used menus (visits plus clicks), in the caller's scope (see the summary)."""
+    return service.top_menus(query.days, service.viewer_scope())
 
 
 @router.get("/dashboard/top-users", query=DaysQuery)
 def dashboard_top_users(query: DaysQuery) -> list[dict[str, Any]]:
-    """The ten most active users."""
-    return service.top_users(query.days)
+    """The ten most active users (without the tenant's figures: only the caller)."""
+    return service.top_users(query.days, service.viewer_scope())
 
 
 @router.get("/dashboard/top-tenants", query=DaysQuery)
 def dashboard_top_tenants(query: DaysQuery) -> list[dict[str, Any]]:
-    """The ten most active tenants (a tenant's users see only their own)."""
-    return service.top_tenants(query.days)
+    """The ten most active tenants (a tenant's users see only their own; without the tenant's figures,
+    with the caller's own activity)."""
+    return service.top_tenants(query.days, service.viewer_scope())
 
 
 @router.get("/dashboard/top-apps", query=DaysQuery)
 def dashboard_top_apps(query: DaysQuery) -> list[dict[str, Any]]:
-    """The ten most loaded micro-apps with their average load time."""
-    return service.top_apps(query.days)
+    """The ten most loaded micro-apps with their average load time, in the caller's scope."""
+    return service.top_apps(query.days, service.viewer_scope())
 
 
 @router.get("/dashboard/run-states")
 def dashboard_run_states() -> dict[str, Any]:
-    """Running, failed and normal background jobs, unless the process plugin counts process instances."""
-    return run_states()
+    """Running, failed and normal background jobs, unless the process plugin counts process instances;
+    nothing to count (``"counts": "none"``) for a caller without the tenant's figures."""
+    return run_states(service.viewer_scope())
 
 
 class RecentQuery(BaseModel):

@@ -1,4 +1,5 @@
-"""Tracking tables: raw events (partitioned by month on PostgreSQL) and three narrow daily rollups.
+"""Tracking tables: raw events (partitioned by month on PostgreSQL) and narrow daily rollups: per tenant (the
+tenant's figures) and per user (a member's own figures, when her roles do not show her the tenant's).
 
 Every dashboard question reads the rollups; the raw table is only written in bulk and read by the rollup job.
 """
@@ -130,6 +131,38 @@ class DailyApp(TenantScoped, Base):
     tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
         BigInteger, primary_key=True, index=True
     )
+    app_code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    app_name: Mapped[str] = mapped_column(String(128), default="")
+    loads: Mapped[int] = mapped_column(Integer, default=0)
+    load_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class DailyUserMenu(TenantScoped, Base):
+    """Per tenant, day, user and menu: that user's visits and clicks (her own most used menus)."""
+
+    __tablename__ = "tracking_daily_user_menu"
+    __table_args__ = (Index("ix_tracking_daily_user_menu_user", "tenant_id", "user_id", "day"),)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
+        BigInteger, primary_key=True, index=True
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    menu_key: Mapped[str] = mapped_column(String(512), primary_key=True)
+    menu_name: Mapped[str] = mapped_column(String(128), default="")
+    visits: Mapped[int] = mapped_column(Integer, default=0)
+    clicks: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class DailyUserApp(TenantScoped, Base):
+    """Per tenant, day, user and micro-app: that user's loads and their summed load time."""
+
+    __tablename__ = "tracking_daily_user_app"
+    __table_args__ = (Index("ix_tracking_daily_user_app_user", "tenant_id", "user_id", "day"),)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
+        BigInteger, primary_key=True, index=True
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     app_code: Mapped[str] = mapped_column(String(64), primary_key=True)
     app_name: Mapped[str] = mapped_column(String(128), default="")
     loads: Mapped[int] = mapped_column(Integer, default=0)

@@ -8,7 +8,7 @@ from typing import Any
 from atrium.plugins.tracking import api, demo, logins, service
 from atrium.plugins.tracking.models import Base
 from atrium.plugins.tracking.settings import tracking_settings
-from atrium.sdk import PluginInfo, Router, WebModule, WebSlot, hookimpl
+from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
 from atrium.sdk.types import DatabaseSpec, Event, JobSpec
 
 
@@ -50,6 +50,28 @@ def atrium_scheduled_jobs() -> list[JobSpec]:
 @hookimpl
 def atrium_i18n_namespaces() -> list[str]:
     return ["tracking"]
+
+
+@hookimpl
+def atrium_menus() -> list[MenuSpec]:
+    # the home dashboard's usage cards; the button shows a member her tenant's usage rather than her own
+    return [
+        MenuSpec(
+            code="usage-statistics",
+            name="使用统计",
+            url="/home",
+            icon="BarChartOutlined",
+            sort=92,
+            admin_only=True,
+            en_name={
+                "en-us": "Usage statistics",
+                "zh-tw": "使用統計",
+                "vi-vn": "Thống kê sử dụng",
+                "hu-hu": "Használati statisztika",
+            },
+            resources=[ResourceSpec(service.STATS_GRANT, "查看统计")],
+        )
+    ]
 
 
 @hookimpl

@@ -3,28 +3,33 @@ the background jobs other plugins report through ``atrium_background_job_counts`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from atrium.sdk.context import current_context
 from atrium.sdk.services import services
+
+if TYPE_CHECKING:
+    from atrium.plugins.tracking.service import Scope
 
 PROCESS_PLUGIN = "process"
 STATES = ("running", "failed", "normal")
 
 
-def run_states() -> dict[str, Any]:
-    """``{"counts": "processes"}`` when the process plugin is enabled here (its own card counts them),
-    else ``{"counts": "jobs", "running", "failed", "normal"}``: the platform for super administrators,
-    else the tenant."""
-    su = current_context().require_user()
+def run_states(scope: Scope) -> dict[str, Any]:
+    """``{"counts": "processes"}`` when the process plugin is enabled here (its own card counts them);
+    else ``{"counts": "jobs", "scope", "running", "failed", "normal"}``: the platform for super
+    administrators, else the tenant. The plugins answer per tenant only, so a caller who may not see the
+    tenant's figures gets ``{"counts": "none", "scope": "mine"}``: no card rather than someone else's jobs
+    or made-up zeros."""
     svc = services()
-    if svc.is_enabled(su.tenant_id, PROCESS_PLUGIN):
+    if svc.is_enabled(scope.tenant_id, PROCESS_PLUGIN):
         return {"counts": "processes"}
-    tenant_id = None if su.is_super_admin else su.tenant_id
+    if scope.mine:
+        return {"counts": "none", "scope": scope.name}
+    tenant_id = None if scope.name == "platform" else scope.tenant_id
     totals = dict.fromkeys(STATES, 0)
     for plugin, answer in svc.call_hook("atrium_background_job_counts", tenant_id=tenant_id).items():
-        if not answer or not svc.is_enabled(su.tenant_id, plugin):
+        if not answer or not svc.is_enabled(scope.tenant_id, plugin):
             continue
         for state in STATES:
             totals[state] += int(answer.get(state, 0))
-    return {"counts": "jobs", **totals}
+    return {"counts": "jobs", "scope": scope.name, **totals}

@@ -1,17 +1,20 @@
 """Tracking without HTTP: turning records into rows, the write buffer, the rollup job and dashboard questions.
 
 Dashboard questions read only the daily rollups (``tracking_daily_*``); the rollup job rebuilds a day's
-rollups from the raw events in one transaction, so a reader never sees half a day.
+rollups from the raw events in one transaction, so a reader never sees half a day. Whose usage they count is
+the caller's `Scope`: the platform, the tenant, or (without `tracking:stats`) only her own events.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal, TypeVar, cast
 
-from sqlalchemy import Date, and_, case, delete, func, insert, literal, select, text
+from sqlalchemy import Date, Table, and_, case, delete, func, insert, literal, select, text
 
 from atrium.plugins.tracking.buffer import Buffer
 from atrium.plugins.tracking.bulk import write_rows
@@ -25,12 +28,17 @@ from atrium.plugins.tracking.models import (
     DailyMenu,
     DailyTenant,
     DailyUser,
+    DailyUserApp,
+    DailyUserMenu,
     TrackingEvent,
 )
 from atrium.plugins.tracking.settings import tracking_settings
 from atrium.sdk.context import current_context, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
+from atrium.sdk.grants import holds_grant
 from atrium.sdk.services import Services, services
+
+T = TypeVar("T")
 
 EVENTS = TrackingEvent.__table__
 STR_COLUMNS = {c.name: c.type.length for c in EVENTS.columns if getattr(c.type, "length", None)}
@@ -132,7 +140,7 @@ def rollup_day(day: date) -> None:
     start, end = _day_bounds(day)
     in_day = and_(TrackingEvent.at >= start, TrackingEvent.at < end)
     d = literal(day, Date)
-    for model in (DailyUser, DailyTenant, DailyMenu, DailyApp):
+    for model in (DailyUser, DailyTenant, DailyMenu, DailyApp, DailyUserMenu, DailyUserApp):
         db.execute(delete(model.__table__).where(model.__table__.c.day == day))
 
     def count(kind: int) -> Any:
@@ -201,6 +209,39 @@ def rollup_day(day: date) -> None:
             )
             .where(in_day, TrackingEvent.event_type == APP_LOAD)
             .group_by(TrackingEvent.tenant_id, TrackingEvent.app_code),
+        )
+    )
+    # the same per user: a member's own most used menus and micro-apps
+    db.execute(
+        insert(cast(Table, DailyUserMenu.__table__)).from_select(
+            ["day", "tenant_id", "user_id", "menu_key", "menu_name", "visits", "clicks"],
+            select(
+                d,
+                TrackingEvent.tenant_id,
+                TrackingEvent.user_id,
+                key,
+                func.max(TrackingEvent.route_name),
+                count(PAGE_VISIT),
+                count(BUTTON_CLICK),
+            )
+            .where(in_day, TrackingEvent.event_type.in_((PAGE_VISIT, BUTTON_CLICK)), key != "")
+            .group_by(TrackingEvent.tenant_id, TrackingEvent.user_id, key),
+        )
+    )
+    db.execute(
+        insert(cast(Table, DailyUserApp.__table__)).from_select(
+            ["day", "tenant_id", "user_id", "app_code", "app_name", "loads", "load_ms"],
+            select(
+                d,
+                TrackingEvent.tenant_id,
+                TrackingEvent.user_id,
+                TrackingEvent.app_code,
+                func.max(TrackingEvent.app_name),
+                func.count(),
+                func.sum(TrackingEvent.load_time),
+            )
+            .where(in_day, TrackingEvent.event_type == APP_LOAD)
+            .group_by(TrackingEvent.tenant_id, TrackingEvent.user_id, TrackingEvent.app_code),
         )
     )
 
@@ -281,6 +322,55 @@ def run_job() -> None:
 # dashboard questions (rollups only)
 
 
+STATS_GRANT = "tracking:stats"
+"""The button that shows a member her tenant's usage; without it (or administration) she sees her own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Whose usage a dashboard answer counts, decided once per request by `viewer_scope`: the platform
+    (super administrators), the caller's tenant (tenant administrators and holders of `tracking:stats`) or
+    only the caller's own events (everyone else)."""
+
+    name: Literal["platform", "tenant", "mine"]
+    tenant_id: int
+    user_id: int
+
+    @property
+    def mine(self) -> bool:
+        return self.name == "mine"
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What a kept answer is kept under: answers of different scopes never meet."""
+        if self.name == "platform":
+            return ("platform",)
+        if self.name == "tenant":
+            return ("tenant", self.tenant_id)
+        return ("mine", self.tenant_id, self.user_id)
+
+    def reading(self) -> AbstractContextManager[Any]:
+        """The tenant filter to read under: none for the platform, the session's tenant otherwise."""
+        return unscoped() if self.name == "platform" else nullcontext()
+
+    def own(self, model: Any) -> list[Any]:
+        """The extra conditions on a per-user rollup: the caller's rows only, in the `mine` scope."""
+        return [model.user_id == self.user_id] if self.mine else []
+
+
+def viewer_scope() -> Scope:
+    """The signed-in caller's dashboard scope (the one place the grant is looked at)."""
+    su = current_context().require_user()
+    name: Literal["platform", "tenant", "mine"]
+    if su.is_super_admin:
+        name = "platform"
+    elif holds_grant(STATS_GRANT):
+        name = "tenant"
+    else:
+        name = "mine"
+    return Scope(name, su.tenant_id, su.user_id)
+
+
 MEMO = True
 """Dashboard answers are kept until the next rollup run (they change only then); off for cold timings."""
 _memo: dict[tuple[Any, ...], tuple[int, Any]] = {}
@@ -300,25 +390,19 @@ def bump_generation() -> None:
         pass
 
 
-def _remembered(name: str, days: int, compute: Any) -> Any:
+def _remembered(name: str, days: int, scope: Scope, compute: Callable[[], T]) -> T:
     if not MEMO:
         return compute()
-    scope = "platform" if platform_view() else current_context().require_user().tenant_id
-    key = (id(services()), name, scope, days)
+    key = (id(services()), name, scope.key, days)
     generation = _generation()
     found = _memo.get(key)
     if found is not None and found[0] == generation:
-        return found[1]
+        return cast(T, found[1])
     value = compute()
     if len(_memo) > 10_000:
         _memo.clear()
     _memo[key] = (generation, value)
     return value
-
-
-def platform_view() -> bool:
-    """Super administrators see the whole platform; everyone else their tenant."""
-    return current_context().require_user().is_super_admin
 
 
 def _sign_ins_today(db: Any, tenant_id: int | None) -> int:
@@ -338,50 +422,46 @@ def _window(days: int) -> date:
     return utcnow().date() - timedelta(days=days - 1)
 
 
-def _scoped() -> Any:
-    return unscoped() if platform_view() else _Noop()
-
-
-class _Noop:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def summary(days: int) -> dict[str, Any]:
+def summary(days: int, scope: Scope | None = None) -> dict[str, Any]:
     """Totals and a per-day series over the last `days` days (kept until the next rollup)."""
-    result: dict[str, Any] = _remembered("summary", days, lambda: _summary(days))
-    return result
+    seen = scope or viewer_scope()
+    return _remembered("summary", days, seen, lambda: _summary(days, seen))
 
 
-def _summary(days: int) -> dict[str, Any]:
-    """Totals and a per-day series over the last `days` days (series from the per-tenant rollup; the
-    active users of the whole window counted once each from the per-user rollup)."""
+def _summary(days: int, scope: Scope) -> dict[str, Any]:
+    """Totals and a per-day series over the last `days` days (series from the per-tenant rollup, or the
+    caller's own rows of the per-user one; the active users of the whole window counted once each from the
+    per-user rollup)."""
     since = _window(days)
-    with _scoped():
-        db = session()
-        per_day = db.execute(
-            select(
-                DailyTenant.day,
-                func.sum(DailyTenant.loads),
-                func.sum(DailyTenant.visits),
-                func.sum(DailyTenant.clicks),
-                func.sum(DailyTenant.users),
-            )
-            .where(DailyTenant.day >= since)
-            .group_by(DailyTenant.day)
-        ).all()
-        tenants = (
-            db.execute(
-                select(func.count(DailyTenant.tenant_id.distinct())).where(DailyTenant.day >= since)
-            ).scalar()
-            or 0
+    if scope.mine:
+        daily: Any = select(
+            DailyUser.day,
+            func.sum(DailyUser.loads),
+            func.sum(DailyUser.visits),
+            func.sum(DailyUser.clicks),
+            func.count(),
+        ).where(DailyUser.day >= since, *scope.own(DailyUser))
+        active_tenants: Any = select(func.count(DailyUser.tenant_id.distinct())).where(
+            DailyUser.day >= since, *scope.own(DailyUser)
         )
+    else:
+        daily = select(
+            DailyTenant.day,
+            func.sum(DailyTenant.loads),
+            func.sum(DailyTenant.visits),
+            func.sum(DailyTenant.clicks),
+            func.sum(DailyTenant.users),
+        ).where(DailyTenant.day >= since)
+        active_tenants = select(func.count(DailyTenant.tenant_id.distinct())).where(DailyTenant.day >= since)
+    with scope.reading():
+        db = session()
+        per_day = db.execute(daily.group_by(daily.selected_columns[0])).all()
+        tenants = db.execute(active_tenants).scalar() or 0
         users = (
             db.execute(
-                select(func.count(DailyUser.user_id.distinct())).where(DailyUser.day >= since)
+                select(func.count(DailyUser.user_id.distinct())).where(
+                    DailyUser.day >= since, *scope.own(DailyUser)
+                )
             ).scalar()
             or 0
         )
@@ -400,7 +480,7 @@ def _summary(days: int) -> dict[str, Any]:
             }
         )
     return {
-        "scope": "platform" if platform_view() else "tenant",
+        "scope": scope.name,
         "days": days,
         "loadTotal": sum(s["loads"] for s in series),
         "visitTotal": sum(s["visits"] for s in series),
@@ -415,29 +495,24 @@ def _as_date(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
 
 
-def top_menus(days: int, limit: int = 10) -> list[dict[str, Any]]:
+def top_menus(days: int, scope: Scope | None = None, limit: int = 10) -> list[dict[str, Any]]:
     """The most used menus (visits plus clicks)."""
-    result: list[dict[str, Any]] = _remembered(f"top_menus:{limit}", days, lambda: _top_menus(days, limit))
-    return result
+    seen = scope or viewer_scope()
+    return _remembered(f"top_menus:{limit}", days, seen, lambda: _top_menus(days, seen, limit))
 
 
-def _top_menus(days: int, limit: int = 10) -> list[dict[str, Any]]:
+def _top_menus(days: int, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
     since = _window(days)
-    total = func.sum(DailyMenu.visits + DailyMenu.clicks)
-    with _scoped():
+    m: Any = DailyUserMenu if scope.mine else DailyMenu
+    total = func.sum(m.visits + m.clicks)
+    with scope.reading():
         rows = (
             session()
             .execute(
-                select(
-                    DailyMenu.menu_key,
-                    func.max(DailyMenu.menu_name),
-                    func.sum(DailyMenu.visits),
-                    func.sum(DailyMenu.clicks),
-                    total,
-                )
-                .where(DailyMenu.day >= since)
-                .group_by(DailyMenu.menu_key)
-                .order_by(total.desc(), DailyMenu.menu_key)
+                select(m.menu_key, func.max(m.menu_name), func.sum(m.visits), func.sum(m.clicks), total)
+                .where(m.day >= since, *scope.own(m))
+                .group_by(m.menu_key)
+                .order_by(total.desc(), m.menu_key)
                 .limit(limit)
             )
             .all()
@@ -448,21 +523,21 @@ def _top_menus(days: int, limit: int = 10) -> list[dict[str, Any]]:
     ]
 
 
-def top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
-    """The most active users."""
-    result: list[dict[str, Any]] = _remembered(f"top_users:{limit}", days, lambda: _top_users(days, limit))
-    return result
+def top_users(days: int, scope: Scope | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    """The most active users (in the `mine` scope: only the caller)."""
+    seen = scope or viewer_scope()
+    return _remembered(f"top_users:{limit}", days, seen, lambda: _top_users(days, seen, limit))
 
 
-def _top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
+def _top_users(days: int, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
     since = _window(days)
     total = func.sum(DailyUser.loads + DailyUser.visits + DailyUser.clicks)
-    with _scoped():
+    with scope.reading():
         rows = (
             session()
             .execute(
                 select(DailyUser.user_id, total)
-                .where(DailyUser.day >= since)
+                .where(DailyUser.day >= since, *scope.own(DailyUser))
                 .group_by(DailyUser.user_id)
                 .having(total > 0)
                 .order_by(total.desc(), DailyUser.user_id)
@@ -477,31 +552,34 @@ def _top_users(days: int, limit: int = 10) -> list[dict[str, Any]]:
     ]
 
 
-def top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
-    """The most active tenants (platform view); a tenant's users see only their own."""
-    result: list[dict[str, Any]] = _remembered(
-        f"top_tenants:{limit}", days, lambda: _top_tenants(days, limit)
-    )
-    return result
+def top_tenants(days: int, scope: Scope | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    """The most active tenants (platform view); a tenant's users see only their own (in the `mine` scope
+    with the caller's own activity)."""
+    seen = scope or viewer_scope()
+    return _remembered(f"top_tenants:{limit}", days, seen, lambda: _top_tenants(days, seen, limit))
 
 
-def _top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
-    """The most active tenants (platform view); a tenant's own users see only their tenant."""
+def _top_tenants(days: int, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
     since = _window(days)
-    total = func.sum(DailyTenant.loads + DailyTenant.visits + DailyTenant.clicks)
-    with _scoped():
-        rows = (
-            session()
-            .execute(
-                select(DailyTenant.tenant_id, total, func.max(DailyTenant.users))
-                .where(DailyTenant.day >= since)
-                .group_by(DailyTenant.tenant_id)
-                .having(total > 0)
-                .order_by(total.desc(), DailyTenant.tenant_id)
-                .limit(limit)
-            )
-            .all()
+    if scope.mine:
+        mine = func.sum(DailyUser.loads + DailyUser.visits + DailyUser.clicks)
+        query: Any = (
+            select(DailyUser.tenant_id, mine, func.count(DailyUser.user_id.distinct()))
+            .where(DailyUser.day >= since, *scope.own(DailyUser))
+            .group_by(DailyUser.tenant_id)
+            .having(mine > 0)
         )
+    else:
+        total = func.sum(DailyTenant.loads + DailyTenant.visits + DailyTenant.clicks)
+        query = (
+            select(DailyTenant.tenant_id, total, func.max(DailyTenant.users))
+            .where(DailyTenant.day >= since)
+            .group_by(DailyTenant.tenant_id)
+            .having(total > 0)
+            .order_by(total.desc(), DailyTenant.tenant_id)
+        )
+    with scope.reading():
+        rows = session().execute(query.limit(limit)).all()
     directory = services().directory
     out = []
     for tid, count, users in rows:
@@ -517,23 +595,24 @@ def _top_tenants(days: int, limit: int = 10) -> list[dict[str, Any]]:
     return out
 
 
-def top_apps(days: int, limit: int = 10) -> list[dict[str, Any]]:
+def top_apps(days: int, scope: Scope | None = None, limit: int = 10) -> list[dict[str, Any]]:
     """The most loaded micro-apps with their average load time."""
-    result: list[dict[str, Any]] = _remembered(f"top_apps:{limit}", days, lambda: _top_apps(days, limit))
-    return result
+    seen = scope or viewer_scope()
+    return _remembered(f"top_apps:{limit}", days, seen, lambda: _top_apps(days, seen, limit))
 
 
-def _top_apps(days: int, limit: int = 10) -> list[dict[str, Any]]:
+def _top_apps(days: int, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
     since = _window(days)
-    loads = func.sum(DailyApp.loads)
-    with _scoped():
+    a: Any = DailyUserApp if scope.mine else DailyApp
+    loads = func.sum(a.loads)
+    with scope.reading():
         rows = (
             session()
             .execute(
-                select(DailyApp.app_code, func.max(DailyApp.app_name), loads, func.sum(DailyApp.load_ms))
-                .where(DailyApp.day >= since)
-                .group_by(DailyApp.app_code)
-                .order_by(loads.desc(), DailyApp.app_code)
+                select(a.app_code, func.max(a.app_name), loads, func.sum(a.load_ms))
+                .where(a.day >= since, *scope.own(a))
+                .group_by(a.app_code)
+                .order_by(loads.desc(), a.app_code)
                 .limit(limit)
             )
             .all()

@@ -25,13 +25,16 @@ def submit(c: AtriumClient, form: str, data: dict[str, Any], draft: bool = False
     return c.post(f"{SUB}/save", json={"params": {"formId": form, "data": data, "draft": draft}})
 
 
-def test_demo_form_renders_from_its_menu_code(user_client: AtriumClient) -> None:
+def test_demo_form_renders_from_its_menu_code(user_client: AtriumClient, client: AtriumClient) -> None:
     form = user_client.ok("GET", "/api/form/render/leave-request", params={"layoutId": "L1"})
     assert form["code"] == "leave-request" and form["version"] == 1
     assert form["layout"] == {"columns": 2}
     assert "applicant" in form["schema"]["properties"]
-    counts = user_client.ok("GET", "/api/form/count")
+    counts = client.signed_in("supervisor").ok("GET", "/api/form/count")
     assert counts["forms"] >= 2 and counts["published"] >= 2 and counts["submissions"] >= 13
+    assert counts["scope"] == "tenant"
+    mine = user_client.ok("GET", "/api/form/count")
+    assert mine["scope"] == "mine" and mine["published"] >= 2 and mine["submissions"] < counts["submissions"]
 
 
 def test_design_save_versions_publish_and_render(boss: AtriumClient) -> None:
@@ -249,7 +252,12 @@ def test_delete_form_removes_its_submissions(boss: AtriumClient) -> None:
     sub = boss.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": GOOD})
     boss.ok("POST", f"{DESIGN}/delete", json={"formId": form["formId"]})
     assert boss.get(f"{SUB}/detail", params={"submissionId": sub["submissionId"]})["code"] == 404
-    assert boss.ok("GET", "/api/form/count") == {"forms": 0, "published": 0, "submissions": 0}
+    assert boss.ok("GET", "/api/form/count") == {
+        "forms": 0,
+        "published": 0,
+        "submissions": 0,
+        "scope": "tenant",
+    }
 
 
 def test_the_list_says_who_may_edit_which_submission(boss: AtriumClient, member: Any) -> None:

@@ -160,7 +160,12 @@ def test_unpublish_withdraws_the_form_and_keeps_its_submissions(boss: AtriumClie
     gone = boss.get("/api/form/render/expense")
     assert gone["code"] == 404 and gone["msg"] == "Form expense is not published"
     assert boss.post(f"{SUB}/save", json={"formId": "expense", "data": fx_good})["code"] == 404
-    assert boss.ok("GET", "/api/form/count") == {"forms": 1, "published": 0, "submissions": 1}
+    assert boss.ok("GET", "/api/form/count") == {
+        "forms": 1,
+        "published": 0,
+        "submissions": 1,
+        "scope": "tenant",
+    }
     kept = boss.ok("POST", f"{SUB}/list", json={"formId": "expense"})
     assert [s["submissionId"] for s in kept["list"]] == [sub["submissionId"]]
     assert boss.ok("POST", f"{DESIGN}/list", json={"published": True})["total"] == 0

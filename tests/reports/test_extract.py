@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sqlite3
 import threading
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from atrium.plugins.reports import demo, extract, filters, sources
+from atrium.plugins.reports import demo, extract, extract_store, filters, sources
 from atrium.plugins.reports.models import Dataset
 from atrium.sdk.context import unscoped
 from tests.reports import reference as ref
@@ -349,14 +350,23 @@ def test_kept_statements_follow_filters_fields_and_days(acme, admin_client, sync
 
 
 def test_a_missing_extract_file_is_a_clear_message(acme, admin_client, kernel, synced):
-    """A file taken away under the platform (a cleaned disk) answers "not synchronised", not a failure."""
+    """A file taken away under the platform (from the store and the node's cache) answers "not
+    synchronised", not a failure; a cached copy alone taken away is fetched again from the store."""
     v = acme.view("表格与文本", "抽取模式：大区销售额")
     url = f"/api/dyreport/chart/view/getData/{v['id']}/{v['panelId']}"
     before = admin_client.ok("POST", url, json={"cache": False})
     with unscoped(), kernel.db() as db:
         ds = db.get(Dataset, acme.extract_id)
         current = extract.current_file(ds)
+        stored_key = extract_store.key(ds, ds.extract_file)
+        tenant_id = ds.tenant_id
     assert current is not None
+    current.unlink()
+    assert admin_client.ok("POST", url, json={"cache": False})["data"] == before["data"]
+    assert current.exists()
+    with kernel.storage.get(tenant_id, stored_key) as fh:
+        stored = fh.read()
+    kernel.storage.delete(tenant_id, stored_key)
     aside = current.with_name(current.name + ".aside")
     current.rename(aside)
     try:
@@ -364,4 +374,5 @@ def test_a_missing_extract_file_is_a_clear_message(acme, admin_client, kernel, s
         assert body["code"] == 409 and "not been synchronised" in body["msg"]
     finally:
         aside.rename(current)
+        kernel.storage.put(tenant_id, stored_key, io.BytesIO(stored))
     assert admin_client.ok("POST", url, json={"cache": False})["data"] == before["data"]

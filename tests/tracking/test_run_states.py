@@ -38,8 +38,9 @@ def set_plugin(kernel: Any, tenant_id: int, plugin: str, enabled: bool) -> None:
 
 @pytest.fixture
 def without_process(client: Any, kernel: Any, tenant_factory: Any, user_factory: Any) -> tuple[Any, int]:
+    """The tenant's administrator: the job counts are tenant-wide figures (a plain member sees none)."""
     tid = tenant_factory()
-    account, password, _ = user_factory(tid)
+    account, password, _ = user_factory(tid, supervisor=True)
     set_plugin(kernel, tid, "process", False)
     return client.signed_in(account, password), tid
 
@@ -55,17 +56,35 @@ def test_background_jobs_are_counted_by_state_when_the_process_plugin_is_off(
         imports=[RUNNING, FAILED, UPLOADED],
     )
     add_jobs(kernel, tenant_factory(), exports=[RUNNING, FAILED, DONE], imports=[FAILED])  # another tenant's
-    assert c.ok("GET", RUN_STATES) == {"counts": "jobs", "running": 3, "failed": 2, "normal": 3}
+    assert c.ok("GET", RUN_STATES) == {
+        "counts": "jobs",
+        "running": 3,
+        "failed": 2,
+        "normal": 3,
+        "scope": "tenant",
+    }
 
 
 def test_a_tenant_without_jobs_or_without_the_transfer_plugin_counts_nothing(
     without_process: Any, kernel: Any
 ) -> None:
     c, tid = without_process
-    assert c.ok("GET", RUN_STATES) == {"counts": "jobs", "running": 0, "failed": 0, "normal": 0}
+    assert c.ok("GET", RUN_STATES) == {
+        "counts": "jobs",
+        "running": 0,
+        "failed": 0,
+        "normal": 0,
+        "scope": "tenant",
+    }
     add_jobs(kernel, tid, exports=[RUNNING], imports=[])
     set_plugin(kernel, tid, "transfer", False)
-    assert c.ok("GET", RUN_STATES) == {"counts": "jobs", "running": 0, "failed": 0, "normal": 0}
+    assert c.ok("GET", RUN_STATES) == {
+        "counts": "jobs",
+        "running": 0,
+        "failed": 0,
+        "normal": 0,
+        "scope": "tenant",
+    }
 
 
 def test_with_the_process_plugin_the_processes_are_counted_by_its_own_card(

@@ -115,7 +115,7 @@ def test_dashboard_reads_rollups_that_match_raw_events(fresh: Any, kernel: Any) 
         },
     )
     before = c.ok("GET", "/api/log/dashboard/summary")
-    assert before["clickTotal"] == 0 and before["scope"] == "tenant"
+    assert before["clickTotal"] == 0 and before["scope"] == "mine"
     settle(kernel)
     summary = c.ok("GET", "/api/log/dashboard/summary")
     assert (summary["visitTotal"], summary["clickTotal"], summary["loadTotal"]) == (3, 2, 2)
@@ -193,14 +193,15 @@ def test_one_tenant_never_sees_another_tenants_usage(
     assert c.ok("GET", "/api/log/dashboard/summary")["clickTotal"] == 1
 
 
-def test_super_admin_sees_the_platform(admin_client: Any, user_client: Any) -> None:
+def test_super_admin_sees_the_platform(admin_client: Any, client: Any) -> None:
+    supervisor = client.signed_in("supervisor")
     platform = admin_client.ok("GET", "/api/log/dashboard/summary?days=30")
-    acme = user_client.ok("GET", "/api/log/dashboard/summary?days=30")
+    acme = supervisor.ok("GET", "/api/log/dashboard/summary?days=30")
     assert platform["scope"] == "platform" and acme["scope"] == "tenant"
     assert platform["clickTotal"] > acme["clickTotal"] > 0
     names = [t["tenantName"] for t in admin_client.ok("GET", "/api/log/dashboard/top-tenants?days=30")]
     assert names[:2] == ["Acme", "Globex"]
-    assert [t["tenantName"] for t in user_client.ok("GET", "/api/log/dashboard/top-tenants?days=30")] == [
+    assert [t["tenantName"] for t in supervisor.ok("GET", "/api/log/dashboard/top-tenants?days=30")] == [
         "Acme"
     ]
 
@@ -339,8 +340,12 @@ def test_retention_drops_old_raw_events_but_keeps_rollups(kernel: Any, tenant_fa
     assert left == 0 and kept == 1
 
 
-def test_kernel_dashboard_reads_the_tracking_store(fresh: Any, kernel: Any, admin_client: Any) -> None:
-    c, _tid, _uid = fresh
+def test_kernel_dashboard_reads_the_tracking_store(
+    fresh: Any, kernel: Any, admin_client: Any, client: Any, user_factory: Any
+) -> None:
+    c, tid, _uid = fresh
+    account, password, _ = user_factory(tid, supervisor=True)
+    boss = client.signed_in(account, password)
     c.ok(
         "POST",
         PAGE,
@@ -354,10 +359,12 @@ def test_kernel_dashboard_reads_the_tracking_store(fresh: Any, kernel: Any, admi
         },
     )
     settle(kernel)
-    totals = c.ok("GET", "/api/base/base-behavior/behavior-total7")
-    assert totals["clickTotal"] == 2
+    totals = boss.ok("GET", "/api/base/base-behavior/behavior-total7")
+    assert totals["clickTotal"] == 2 and totals["scope"] == "tenant"
     assert totals["topMenus"] == [{"name": "Letters", "count": 3}, {"name": "Home", "count": 1}]
-    assert (totals["tenantTotal"], totals["userTotal"], totals["questionTotal"]) == (1, 1, 0)
+    assert (totals["tenantTotal"], totals["userTotal"], totals["questionTotal"]) == (1, 2, 0)
+    own = c.ok("GET", "/api/base/base-behavior/behavior-total7")  # a plain member: no tenant-wide figures
+    assert own["scope"] == "mine" and "userTotal" not in own and "tenantTotal" not in own
     platform = admin_client.ok("GET", "/api/base/base-behavior/behavior-total7")
     assert platform["tenantTotal"] >= 3 and platform["userTotal"] >= 4
     assert platform["clickTotal"] > totals["clickTotal"]
@@ -413,11 +420,11 @@ def test_sign_ins_recorded_by_tracking_fill_the_seven_day_counts(
 ) -> None:
     from atrium.plugins.tracking import logins
 
-    c, tid, uid = fresh
-    account, password, _ = user_factory(tid)
-    client.signed_in(account, password)  # a second sign-in in the same tenant
+    member, tid, uid = fresh
+    account, password, _ = user_factory(tid, supervisor=True)
+    c = client.signed_in(account, password)  # a second sign-in in the same tenant, by its administrator
     other_tid = tenant_factory()
-    other_account, other_password, _ = user_factory(other_tid)
+    other_account, other_password, _ = user_factory(other_tid, supervisor=True)
     other = client.signed_in(other_account, other_password)
     # a sign-in only the tracking store knows of (the kernel's sign-in log has nothing three days back)
     today = utcnow().date()
@@ -442,6 +449,7 @@ def test_sign_ins_recorded_by_tracking_fill_the_seven_day_counts(
     assert sum(theirs.values()) == 1
     assert platform[today.isoformat()] >= 3 and platform[three_days_ago] >= 1
     assert sum(platform.values()) > sum(mine.values()) + sum(theirs.values())
+    assert sum(counts(member).values()) == 1  # a plain member counts her own sign-ins only
 
 
 def test_seven_day_sign_ins_fall_back_to_the_kernel_log_without_tracking(

@@ -62,7 +62,14 @@ function applyMenus(data: MenusAnswer): void {
 export async function loadManifest(): Promise<void> {
   try {
     const manifest = await request<Manifest>('/api/kernel/manifest', { silent: true });
-    const safe: Manifest = { sdkVersion: manifest?.sdkVersion, services: manifest?.services || {}, plugins: manifest?.plugins || [] };
+    // `unavailable`: plugins that did not load (or were uninstalled), for the not-installed page at their prefixes
+    const unavailable = (manifest as { unavailable?: unknown } | undefined)?.unavailable;
+    const safe: Manifest = {
+      sdkVersion: manifest?.sdkVersion,
+      services: manifest?.services || {},
+      plugins: manifest?.plugins || [],
+      ...(Array.isArray(unavailable) ? { unavailable } : {}),
+    };
     setServices(safe.services);
     try {
       registerManifest(safe);

@@ -12,6 +12,7 @@ from atrium.plugins.reports.access import get_panel, privilege_text, session_vie
 from atrium.plugins.reports.authoring import calcfield_store, draft_preview, subjects, versions
 from atrium.plugins.reports.authoring.calcfield_store import CalcFieldBody
 from atrium.plugins.reports.authoring.draft_preview import DraftBody
+from atrium.sdk import audit
 from atrium.sdk.routing import Router
 
 router = Router("/api/dyreport")
@@ -88,7 +89,16 @@ def save_draft(body: DraftPanelBody) -> dict[str, Any]:
 def publish(body: PublishBody) -> dict[str, Any]:
     viewer = session_viewer()
     panel, _ = get_panel(body.id, viewer, "manage")
+    before = panel.published_version or 0
     row = versions.publish(panel, body.note.strip(), viewer.user_id)
+    audit.record(
+        "reports.panel.publish",
+        target_type="panel",
+        target_id=panel.id,
+        target_name=panel.name,
+        before={"version": before},
+        after={"version": row.version, "note": body.note.strip()},
+    )
     return {"version": row.version, "publishTime": versions.ms(row.published_at)}
 
 
@@ -102,7 +112,16 @@ def list_versions(id: str) -> list[dict[str, Any]]:  # noqa: A002
 def rollback(body: RollbackBody) -> dict[str, Any]:
     viewer = session_viewer()
     panel, privs = get_panel(body.id, viewer, "manage")
-    versions.rollback(panel, body.version, viewer.user_id)
+    before = panel.published_version or 0
+    row = versions.rollback(panel, body.version, viewer.user_id)
+    audit.record(
+        "reports.panel.rollback",
+        target_type="panel",
+        target_id=panel.id,
+        target_name=panel.name,
+        before={"version": before},
+        after={"version": row.version, "restoredVersion": body.version},
+    )
     return panels.panel_public(panel, privs)
 
 

@@ -21,6 +21,27 @@ function PluginPage(props: { plugin: ManifestPlugin; prefix: string }) {
   return <Lazy><PluginPageLazy {...props} /></Lazy>;
 }
 
+/** A plugin the tenant would have that did not load (failed, or uninstalled since), as the manifest lists
+ * it under `unavailable`: its prefixes, and its load error for administrators. */
+interface UnavailablePlugin {
+  name: string;
+  prefixes: string[];
+  error?: string;
+}
+
+/** The unavailable plugin whose prefix (the longest that matches) covers the path. */
+function unavailableForPath(manifest: Manifest | null, pathname: string): UnavailablePlugin | undefined {
+  const listed = (manifest as (Manifest & { unavailable?: UnavailablePlugin[] }) | null)?.unavailable || [];
+  let found: { plugin: UnavailablePlugin; length: number } | undefined;
+  for (const plugin of listed) {
+    for (const prefix of plugin.prefixes || []) {
+      const p = prefix.replace(/\/+$/, '');
+      if ((pathname === p || pathname.startsWith(`${p}/`)) && (!found || p.length > found.length)) found = { plugin, length: p.length };
+    }
+  }
+  return found?.plugin;
+}
+
 /** What the main area shows for a path (the catch-all also hosts micro-applications, spec 2.2). */
 export function resolveContent(pathname: string, manifest: Manifest | null, index: MenuIndex | null): ReactNode {
   if (pathname === '/home') return <Home />;
@@ -40,6 +61,8 @@ export function resolveContent(pathname: string, manifest: Manifest | null, inde
   }
   const hit = pluginForPath(manifest, pathname);
   if (hit) return <PluginPage plugin={hit.plugin} prefix={hit.prefix} />;
+  const missing = unavailableForPath(manifest, pathname);
+  if (missing) return <NotInstalled app={missing.name} error={missing.error} />;
   const app = appForPath(pathname);
   if (app) return <NotInstalled app={app} />;
   if (index?.byPath.has(pathname)) return <NotInstalled />;

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { Button, Result } from 'antd';
+import { Button, Result, Typography } from 'antd';
 import { AppstoreAddIcon } from '../icons';
 import { useT } from '@atrium/sdk';
 
@@ -28,8 +28,9 @@ export function NoPermission() {
   );
 }
 
-/** A prefix whose application is not installed or not enabled for this tenant. */
-export function NotInstalled({ app }: { app?: string }) {
+/** A prefix whose application is not installed or not enabled for this tenant; `error`, the reason its
+ * plugin did not load (shown to administrators, from the manifest). */
+export function NotInstalled({ app, error }: { app?: string; error?: string }) {
   const t = useT();
   const navigate = useNavigate();
   return (
@@ -39,7 +40,9 @@ export function NotInstalled({ app }: { app?: string }) {
         title={t('plugin.notInstalledTitle')}
         subTitle={t('plugin.notInstalledText', { app: app ? t(`apps.${app}`, { defaultValue: app }) : '' })}
         extra={<Button type="primary" onClick={() => navigate('/home')}>{t('common.backHome')}</Button>}
-      />
+      >
+        {error ? <Typography.Text type="danger" data-testid="plugin-load-error">{error}</Typography.Text> : null}
+      </Result>
     </Page>
   );
 }

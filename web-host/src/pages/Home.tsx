@@ -61,7 +61,7 @@ export function Home() {
   const tracked = !!manifest?.plugins?.some((p) => p.name === 'tracking');
   const side = tracked ? 8 : 12;
   const [logins, setLogins] = useState<DayCount[] | null>(null);
-  const [behavior, setBehavior] = useState<{ days: DayCount[]; stats: Record<string, number> } | null>(null);
+  const [behavior, setBehavior] = useState<{ days: DayCount[]; stats: Record<string, number>; mine: boolean } | null>(null);
 
   useEffect(() => {
     request('base/login-log/user-7day-login-count', { silent: true })
@@ -71,9 +71,9 @@ export function Home() {
       .then((d) => {
         const stats: Record<string, number> = {};
         if (d && typeof d === 'object' && !Array.isArray(d)) for (const k of STAT_KEYS) if (typeof d[k] === 'number') stats[k] = d[k];
-        setBehavior({ days: normalizeDays(d), stats });
+        setBehavior({ days: normalizeDays(d), stats, mine: d?.scope === 'mine' });
       })
-      .catch(() => setBehavior({ days: [], stats: {} }));
+      .catch(() => setBehavior({ days: [], stats: {}, mine: true }));
   }, []);
 
   const hour = new Date().getHours();
@@ -83,6 +83,8 @@ export function Home() {
   const visitTotal = (behavior?.days || []).reduce((a, b) => a + b.count, 0);
   const today = logins?.length ? logins[logins.length - 1].count : 0;
   const pages = index?.pages.length || 0;
+  /** A member without the usage grant sees her own figures, titled as hers. */
+  const own = (key: string) => (behavior?.mine ? t(`home.mine.${key}`) : t(`home.${key}`));
 
   return (
     <div data-testid="home-page">
@@ -102,9 +104,9 @@ export function Home() {
       </Card>
       <Row gutter={[16, 16]}>
         {[
-          { key: 'loginTotal', title: t('home.loginTotal'), value: loginTotal, icon: <LoginIcon /> },
-          { key: 'today', title: t('home.todayLogins'), value: today, icon: <UserIcon /> },
-          { key: 'visitTotal', title: t('home.clickTotal'), value: behavior?.stats.clickTotal ?? visitTotal, icon: <ThunderboltIcon /> },
+          { key: 'loginTotal', title: own('loginTotal'), value: loginTotal, icon: <LoginIcon /> },
+          { key: 'today', title: own('todayLogins'), value: today, icon: <UserIcon /> },
+          { key: 'visitTotal', title: own('clickTotal'), value: behavior?.stats.clickTotal ?? visitTotal, icon: <ThunderboltIcon /> },
           { key: 'pages', title: t('home.menuCount'), value: pages, icon: <StarFilledIcon /> },
         ].map((s) => (
           <Col key={s.key} xs={12} md={6}>
@@ -126,8 +128,8 @@ export function Home() {
           </Col>
         ))}
         <Col xs={24} lg={side}>
-          <Card variant="borderless" title={t('home.loginChart')} data-testid="login-chart">
-            {logins === null ? <Skeleton active /> : <DayBars data={logins} label={t('home.loginChart')} />}
+          <Card variant="borderless" title={own('loginChart')} data-testid="login-chart">
+            {logins === null ? <Skeleton active /> : <DayBars data={logins} label={own('loginChart')} />}
           </Card>
         </Col>
         {!tracked && (

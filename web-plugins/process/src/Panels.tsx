@@ -60,21 +60,28 @@ export function PortalPanels() {
   );
 }
 
+/** The counts as the server answers them: the tenant's instances, or (without the statistics button) "mine":
+ * only the instances I started. */
+type ScopedCounts = Counts & { scope?: 'tenant' | 'mine' };
+
 /** The home dashboard card: running, failed and normal instances and this week's submissions. */
 export function CountsCard() {
   const t = useT('process');
-  const [c, setC] = useState<Counts | null>(null);
-  useEffect(() => { processApi.counts().then(setC, () => setC(null)); }, []);
+  const [c, setC] = useState<ScopedCounts | null>(null);
+  useEffect(() => { (processApi.counts() as Promise<ScopedCounts>).then(setC, () => setC(null)); }, []);
   const max = Math.max(1, ...(c?.weekly || []).map((w) => w.count));
+  const mine = c?.scope === 'mine';
+  const weekly = mine ? t('web.myWeekly') : t('web.weekly');
   return (
-    <div data-testid="home-process-counts">
+    <div data-testid="home-process-counts" data-scope={c?.scope}>
+      {mine && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('web.myCountsTitle')}</Typography.Text>}
       <Row gutter={8}>
         <Col span={6}><Statistic title={t('web.running')} value={c?.running ?? '-'} /></Col>
         <Col span={6}><Statistic title={t('web.failed')} value={c?.failed ?? '-'} valueStyle={{ color: c?.failed ? '#cf1322' : undefined }} /></Col>
         <Col span={6}><Statistic title={t('web.normal')} value={c?.normal ?? '-'} /></Col>
-        <Col span={6}><Statistic title={t('web.weekly')} value={c?.weekTotal ?? '-'} /></Col>
+        <Col span={6}><Statistic title={weekly} value={c?.weekTotal ?? '-'} /></Col>
       </Row>
-      <div style={{ display: 'flex', alignItems: 'flex-end', gap: 4, height: 48, marginTop: 8 }} aria-label={t('web.weekly')}>
+      <div style={{ display: 'flex', alignItems: 'flex-end', gap: 4, height: 48, marginTop: 8 }} aria-label={weekly}>
         {(c?.weekly || []).map((w) => (
           <div key={w.date} title={`${w.date}: ${w.count}`} style={{ flex: 1, background: '#1677ff', opacity: 0.75, height: `${Math.max(2, (w.count / max) * 48)}px` }} />
         ))}

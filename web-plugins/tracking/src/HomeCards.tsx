@@ -5,8 +5,10 @@ import { Chart } from './Chart';
 import { BackgroundJobsCard, type RunStates } from './RunStates';
 
 interface Series { date: string; loads: number; visits: number; clicks: number; users: number }
+/** Whose usage the figures count: the platform, the tenant, or (without the statistics button) only mine. */
+type Scope = 'platform' | 'tenant' | 'mine';
 interface Summary {
-  scope: 'platform' | 'tenant';
+  scope: Scope;
   clickTotal: number; visitTotal: number; loadTotal: number; activeUsers: number; activeTenants: number;
   series: Series[];
 }
@@ -80,6 +82,7 @@ export function HomeCards() {
     load().then(setData).catch(() => setFailed(true));
   }, []);
 
+  const mine = data?.week.scope === 'mine';
   const trend = useMemo(() => data && {
     grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
     tooltip: { trigger: 'axis' },
@@ -92,7 +95,19 @@ export function HomeCards() {
     ],
   }, [data, t]);
 
-  const visits = useMemo(() => data && {
+  // the sign-in counts come from the platform for the whole tenant: a member seeing only her own usage gets
+  // her own visits and clicks here instead
+  const visits = useMemo(() => data && (data.week.scope === 'mine' ? {
+    grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
+    tooltip: { trigger: 'axis' },
+    legend: { data: [t('web.visits'), t('web.clicks')] },
+    xAxis: { type: 'category', data: data.week.series.map((s) => s.date.slice(5)) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      { name: t('web.visits'), type: 'bar', itemStyle: { borderRadius: [4, 4, 0, 0] }, data: data.week.series.map((s) => s.visits) },
+      { name: t('web.clicks'), type: 'line', smooth: true, data: data.week.series.map((s) => s.clicks) },
+    ],
+  } : {
     grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
     tooltip: { trigger: 'axis' },
     legend: { data: [t('web.logins'), t('web.visitors')] },
@@ -102,24 +117,31 @@ export function HomeCards() {
       { name: t('web.logins'), type: 'bar', itemStyle: { borderRadius: [4, 4, 0, 0] }, data: data.week.series.map((s) => data.logins.find((l) => l.date === s.date)?.count ?? 0) },
       { name: t('web.visitors'), type: 'line', smooth: true, data: data.week.series.map((s) => s.users) },
     ],
-  }, [data, t]);
+  }), [data, t]);
 
   if (failed) return null;
   if (!data) return <Card variant="borderless"><Skeleton active /></Card>;
-  const scope = data.week.scope === 'platform' ? t('web.scopePlatform') : t('web.scopeTenant');
-  const stats = [
-    { key: 'clickTotal', value: data.week.clickTotal },
-    { key: 'visitTotal', value: data.week.visitTotal },
-    { key: 'activeUsers', value: data.week.activeUsers },
-    { key: 'loadTotal', value: data.week.loadTotal },
+  const scope = mine ? t('web.scopeMine') : data.week.scope === 'platform' ? t('web.scopePlatform') : t('web.scopeTenant');
+  // a member's own figures say so in their titles; how many users were active is not hers to see
+  const stats = mine ? [
+    { key: 'clickTotal', title: t('web.myClickTotal'), value: data.week.clickTotal },
+    { key: 'visitTotal', title: t('web.myVisitTotal'), value: data.week.visitTotal },
+    { key: 'loadTotal', title: t('web.myLoadTotal'), value: data.week.loadTotal },
+  ] : [
+    { key: 'clickTotal', title: t('web.clickTotal'), value: data.week.clickTotal },
+    { key: 'visitTotal', title: t('web.visitTotal'), value: data.week.visitTotal },
+    { key: 'activeUsers', title: t('web.activeUsers'), value: data.week.activeUsers },
+    { key: 'loadTotal', title: t('web.loadTotal'), value: data.week.loadTotal },
   ];
+  const visitTitle = mine ? t('web.myVisitAnalysis') : t('web.visitAnalysis');
+  const trendTitle = mine ? t('web.myTrend') : t('web.trend');
   return (
     <div data-testid="tracking-cards">
       <Row gutter={[16, 16]}>
         {stats.map((s) => (
-          <Col key={s.key} xs={12} md={6}>
+          <Col key={s.key} xs={12} md={mine ? 8 : 6}>
             <Card variant="borderless" data-testid={`tracking-${s.key}`}>
-              <Statistic title={<>{t(`web.${s.key}`)} <Tag bordered={false}>{scope}</Tag></>} value={s.value} />
+              <Statistic title={<>{s.title} <Tag bordered={false}>{scope}</Tag></>} value={s.value} />
             </Card>
           </Col>
         ))}
@@ -129,24 +151,29 @@ export function HomeCards() {
           </Col>
         )}
         <Col xs={24} lg={12}>
-          <Card variant="borderless" title={t('web.visitAnalysis')} data-testid="tracking-visit-analysis">
-            {visits && <Chart option={visits} label={t('web.visitAnalysis')} />}
+          <Card variant="borderless" title={visitTitle} data-testid="tracking-visit-analysis">
+            {visits && <Chart option={visits} label={visitTitle} />}
           </Card>
         </Col>
         <Col xs={24} lg={12}>
-          <Card variant="borderless" title={t('web.trend')} data-testid="tracking-trend">
-            {trend && <Chart option={trend} label={t('web.trend')} />}
+          <Card variant="borderless" title={trendTitle} data-testid="tracking-trend">
+            {trend && <Chart option={trend} label={trendTitle} />}
           </Card>
         </Col>
-        <Col xs={24} lg={8}>
-          <RankCard title={t('web.topTenants')} items={data.tenants} color="#7b61ff" testId="tracking-top-tenants" empty={t('web.empty')} />
+        {/* ranking tenants or users means nothing when only my own usage is counted */}
+        {!mine && (
+          <Col xs={24} lg={8}>
+            <RankCard title={t('web.topTenants')} items={data.tenants} color="#7b61ff" testId="tracking-top-tenants" empty={t('web.empty')} />
+          </Col>
+        )}
+        <Col xs={24} lg={mine ? 24 : 8}>
+          <RankCard title={mine ? t('web.myTopMenus') : t('web.topMenus')} items={data.menus} color="#204be3" testId="tracking-top-menus" empty={t('web.empty')} />
         </Col>
-        <Col xs={24} lg={8}>
-          <RankCard title={t('web.topMenus')} items={data.menus} color="#204be3" testId="tracking-top-menus" empty={t('web.empty')} />
-        </Col>
-        <Col xs={24} lg={8}>
-          <RankCard title={t('web.topUsers')} items={data.users} color="#14a05c" testId="tracking-top-users" empty={t('web.empty')} />
-        </Col>
+        {!mine && (
+          <Col xs={24} lg={8}>
+            <RankCard title={t('web.topUsers')} items={data.users} color="#14a05c" testId="tracking-top-users" empty={t('web.empty')} />
+          </Col>
+        )}
       </Row>
     </div>
   );

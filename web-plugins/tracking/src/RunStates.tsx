@@ -1,8 +1,12 @@
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { useT } from '@atrium/sdk';
 
-/** `processes`: the process plugin's own card counts process instances; `jobs`: background jobs here. */
-export type RunStates = { counts: 'processes' } | { counts: 'jobs'; running: number; failed: number; normal: number };
+/** `processes`: the process plugin's own card counts process instances; `jobs`: background jobs here;
+ * `none`: the caller may not see the tenant's jobs (and they are not counted per person), so no card. */
+export type RunStates =
+  | { counts: 'processes' }
+  | { counts: 'none'; scope: 'mine' }
+  | { counts: 'jobs'; scope?: 'platform' | 'tenant'; running: number; failed: number; normal: number };
 
 /** Running, failed and normal background jobs (imports, exports) for a tenant without the process plugin. */
 export function BackgroundJobsCard({ states }: { states: Extract<RunStates, { counts: 'jobs' }> }) {

@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def enabled_everywhere(admin_client: Any) -> None:
+    """Installed, the plugin is off in every tenant until enabled: on in all of them here."""
+    for tenant in admin_client.ok("GET", "/api/base/admin/tenants"):
+        admin_client.ok(
+            "POST",
+            "/api/base/admin/plugins/state",
+            json={"plugin": "{{name}}", "enabled": True, "tenantId": tenant["tenantId"]},
+        )
+
 
 def test_plugin_is_loaded(admin_client: Any) -> None:
     plugins = admin_client.ok("GET", "/api/kernel/plugins")
