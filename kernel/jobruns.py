@@ -25,13 +25,14 @@ from sqlalchemy import Connection, Engine, Table, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from atrium.kernel.models import ScheduledJobRun
+from atrium.kernel.models import ScheduledJobRun, ScheduledJobState
 from atrium.sdk.db import utcnow
 
 KEEP = timedelta(days=7)
 LOST_AFTER = timedelta(hours=1)
 ERROR_CHARS = 2000
 RUNS = cast(Table, ScheduledJobRun.__table__)
+STATES = cast(Table, ScheduledJobState.__table__)
 _INSERTS: dict[str, Any] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
@@ -124,6 +125,19 @@ def last_runs(db: Session | Connection) -> dict[str, JobRun]:
     latest = select(RUNS.c.job_id, func.max(RUNS.c.slot).label("slot")).group_by(RUNS.c.job_id).subquery()
     stmt = select(RUNS).join(latest, (RUNS.c.job_id == latest.c.job_id) & (RUNS.c.slot == latest.c.slot))
     return {run.job_id: run for run in _runs(db.execute(stmt).mappings())}
+
+
+def is_paused(engine: Engine, job_id: str) -> bool:
+    """Whether an operator paused `job_id` (on any node): its periods are then skipped."""
+    with engine.connect() as conn:
+        found = conn.execute(select(STATES.c.paused).where(STATES.c.job_id == job_id)).scalar()
+    return bool(found)
+
+
+def job_states(db: Session | Connection) -> dict[str, tuple[bool, datetime, str]]:
+    """Each job an operator paused or resumed: (paused, changed at, changed by), by job id."""
+    rows = db.execute(select(STATES.c.job_id, STATES.c.paused, STATES.c.changed_at, STATES.c.changed_by))
+    return {row.job_id: (bool(row.paused), row.changed_at, row.changed_by) for row in rows}
 
 
 def _runs(rows: Any) -> list[JobRun]:

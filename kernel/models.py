@@ -331,3 +331,29 @@ class ScheduledJobRun(Base):
     outcome: Mapped[str] = mapped_column(String(16), default="running")
     error: Mapped[str] = mapped_column(Text, default="")
     duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ScheduledJobState(Base):
+    """An operator's pause of a scheduled job, shared by every node: a paused job's periods are skipped.
+
+    Global. No row: the job runs as scheduled.
+    """
+
+    __tablename__ = "scheduled_job_state"
+    job_id: Mapped[str] = mapped_column(String(160), primary_key=True)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    changed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    changed_by: Mapped[str] = mapped_column(String(64), default="")
+
+
+class NodeHeartbeat(Base):
+    """A server process's latest heartbeat (every few seconds) when no Redis holds them. Global."""
+
+    __tablename__ = "node_heartbeat"
+    node: Mapped[str] = mapped_column(String(255), primary_key=True)
+    hostname: Mapped[str] = mapped_column(String(255), default="")
+    pid: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[str] = mapped_column(String(64), default="")
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+    last_seen: Mapped[datetime] = mapped_column(DateTime, index=True)
+    info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -25,6 +25,7 @@ from atrium.kernel.identity.crypto import TransitCrypto
 from atrium.kernel.identity.facade import KernelIdentity
 from atrium.kernel.identity.service import LogCodeSender
 from atrium.kernel.identity.sessions import Authenticator
+from atrium.kernel.ops import KernelOperations
 from atrium.kernel.plugins import PluginRegistry, discover, load
 from atrium.kernel.services.cache import MemoryCache, RedisCache
 from atrium.kernel.services.local_cache import LocalCache
@@ -82,6 +83,7 @@ class Kernel:
         self.codes = LogCodeSender(settings.dev_outbox or settings.demo)
         self.enablement = Enablement(self)
         self.scheduler: Any = None
+        self.operations = KernelOperations(self)
         self._lifespans = 0  # the app's lifespan may be entered again while running (test tools do)
 
     # -- Services protocol -------------------------------------------------
@@ -133,6 +135,7 @@ class Kernel:
             from atrium.kernel.scheduler import start_scheduler
 
             self.scheduler = start_scheduler(self)
+        self.operations.start()
         # What start-up built lives as long as the process: keep it out of the collector's way, so full
         # collections stay short on the hot paths.
         gc.collect()
@@ -148,6 +151,7 @@ class Kernel:
         self.plugins.call("atrium_shutdown")
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=False)
+        self.operations.stop()
         self.tasks.shutdown()
         await self.pubsub.stop()
         self.engine.dispose()

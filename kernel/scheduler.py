@@ -117,6 +117,9 @@ class _Claimed:
     def __call__(self) -> None:
         slot = _slot.get() or jobruns.fire_slot(datetime.now(UTC))
         try:
+            if jobruns.is_paused(self.engine, self.job_id):
+                record_job_outcome(self.job_id, "paused")
+                return
             if not jobruns.claim(self.engine, self.job_id, slot):
                 record_job_outcome(self.job_id, "skipped")
                 return

@@ -176,6 +176,61 @@ class Directory(Protocol):
     def granted_codes(self, tenant_id: int, role_ids: Iterable[int]) -> frozenset[str]: ...
 
 
+class Operations(Protocol):
+    """What platform operators see and do (the ops screens; super administrators only).
+
+    Every answer is plain JSON-able data (dates as ISO 8601 UTC text). A job is named by its id as the
+    scheduler knows it (``<plugin>:<job id>``); an unknown job or task raises ``LookupError``, a task
+    that cannot be retried (it did not fail) ``ValueError``.
+
+    Example::
+
+        ops = services().operations
+        failed = [j["id"] for j in ops.jobs()["jobs"] if (j["lastRun"] or {}).get("outcome") == "failed"]
+    """
+
+    def nodes(self) -> list[dict[str, Any]]:
+        """The server processes seen in the last minute: name (``host:pid``), version, start time,
+        uptime, load average, last heartbeat, whether it runs the scheduler, and which one answers."""
+        ...
+
+    def readiness(self) -> list[dict[str, Any]]:
+        """This node's readiness checks (database, redis, storage, migrations): state, error, time."""
+        ...
+
+    def queues(self) -> dict[str, Any]:
+        """The task queue: mode (``in-process`` or ``redis``), queued, running, failed, workers."""
+        ...
+
+    def storage(self) -> dict[str, Any]:
+        """The file store: kind (``local`` or ``s3``), its folder or bucket, and whether it answers."""
+        ...
+
+    def jobs(self) -> dict[str, Any]:
+        """The scheduled jobs (``jobs``: id, plugin, trigger, next run on this node, paused, last run),
+        this ``node`` and whether its ``scheduler`` runs."""
+        ...
+
+    def run_job(self, job_id: str) -> dict[str, Any]:
+        """Run a job now, once, on whichever node's task worker takes it (through the task queue)."""
+        ...
+
+    def pause_job(self, job_id: str, by: str = "") -> dict[str, Any]:
+        """Pause a job on every node: its periods are skipped until it is resumed."""
+        ...
+
+    def resume_job(self, job_id: str, by: str = "") -> dict[str, Any]: ...
+
+    def tasks(self, state: str | None = None) -> list[dict[str, Any]]:
+        """Recent background tasks (``queued``, ``running``, ``failed``, and ``done`` in-process), newest
+        first, failed ones with their error."""
+        ...
+
+    def retry_task(self, task_id: str) -> dict[str, Any]:
+        """Run a failed task again (with Redis: put the failed job back in the queue)."""
+        ...
+
+
 class Services(Protocol):
     cache: Cache
     directory: Directory
@@ -184,6 +239,7 @@ class Services(Protocol):
     ws: WebSocketHub
     tasks: TaskRunner
     storage: FileStorage
+    operations: Operations
     settings: Any
 
     def db(self) -> AbstractContextManager[Any]: ...

@@ -51,17 +51,18 @@ def shared_pem(session: Any, offered: str) -> str:
     that does nothing on a conflict, so two nodes starting together keep the same one)."""
     from atrium.kernel.models import ServerConfig
 
-    table = ServerConfig.__table__
     values = {"key": CONFIG_KEY, "value": offered}
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        session.execute(pg_insert(table).values(values).on_conflict_do_nothing(index_elements=["key"]))
+        session.execute(pg_insert(ServerConfig).values(values).on_conflict_do_nothing(index_elements=["key"]))
     else:
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-        session.execute(sqlite_insert(table).values(values).on_conflict_do_nothing(index_elements=["key"]))
-    stored = session.execute(sa.select(table.c.value).where(table.c.key == CONFIG_KEY)).scalar_one()
+        session.execute(
+            sqlite_insert(ServerConfig).values(values).on_conflict_do_nothing(index_elements=["key"])
+        )
+    stored = session.execute(sa.select(ServerConfig.value).where(ServerConfig.key == CONFIG_KEY)).scalar_one()
     return str(stored)
 
 

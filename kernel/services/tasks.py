@@ -23,14 +23,17 @@ import signal
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
 import structlog
-from rq import Queue, SimpleWorker
-from rq.exceptions import InvalidJobOperation, StopRequested
+from rq import Queue, SimpleWorker, Worker
+from rq.exceptions import InvalidJobOperation, NoSuchJobError, StopRequested
 from rq.job import Job, JobStatus
 from rq.timeouts import TimerDeathPenalty
 from rq.utils import current_timestamp
@@ -45,6 +48,12 @@ MAX_REQUEUES = 2
 REQUEUES = "atrium_requeues"
 #: the job's meta entry with the id of the request that queued it
 REQUEST_ID = "atrium_request_id"
+#: how many tasks the in-process runner remembers for the operators' screen (the oldest ended go first)
+TASK_RECORDS = 200
+#: how much of a failed task's error a record keeps
+ERROR_CHARS = 2000
+#: the states a task's record reads as
+TASK_STATES = ("queued", "running", "done", "failed")
 
 
 def check_task(func: Callable[..., Any]) -> None:
@@ -85,26 +94,150 @@ def _run_bound(
         unbind(token)
 
 
+def _func_name(func: Callable[..., Any]) -> str:
+    return f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', func)}"
+
+
+def _error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:ERROR_CHARS]
+
+
+@dataclass
+class TaskRecord:
+    """What the operators' screen shows of one background task."""
+
+    id: str
+    func: str
+    state: str
+    enqueued_at: datetime | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    error: str = ""
+    #: the call itself, kept by the in-process runner so a failed task can be run again
+    call: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False)
+
+
+class TaskRecords:
+    """A bounded, thread-safe memory of the in-process runner's recent tasks."""
+
+    def __init__(self, limit: int = TASK_RECORDS) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._records: OrderedDict[str, TaskRecord] = OrderedDict()
+
+    def add(
+        self, task_id: str, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> None:
+        record = TaskRecord(task_id, _func_name(func), "queued", datetime.now(UTC), call=(func, args, kwargs))
+        with self._lock:
+            self._records[task_id] = record
+            while len(self._records) > self.limit:
+                ended = next((k for k, r in self._records.items() if r.state in ("done", "failed")), None)
+                self._records.pop(ended if ended is not None else next(iter(self._records)))
+
+    def started(self, task_id: str) -> None:
+        with self._lock:
+            record = self._records.get(task_id)
+            if record is not None:
+                record.state, record.started_at = "running", datetime.now(UTC)
+
+    def ended(self, task_id: str, error: BaseException | None) -> None:
+        with self._lock:
+            record = self._records.get(task_id)
+            if record is None:
+                return
+            record.ended_at = datetime.now(UTC)
+            if error is None:
+                record.state, record.call = "done", None  # nothing to run again: let the arguments go
+            else:
+                record.state, record.error = "failed", _error_text(error)
+
+    def get(self, task_id: str) -> TaskRecord | None:
+        with self._lock:
+            return self._records.get(task_id)
+
+    def recent(self, state: str | None = None, limit: int = 100) -> list[TaskRecord]:
+        """The latest records, newest first; of one state when `state` is given."""
+        with self._lock:
+            records = list(reversed(self._records.values()))
+        return [r for r in records if state is None or r.state == state][:limit]
+
+    def counts(self) -> dict[str, int]:
+        with self._lock:
+            states = [r.state for r in self._records.values()]
+        return {state: states.count(state) for state in TASK_STATES}
+
+
+def _run_recorded(
+    records: TaskRecords,
+    task_id: str,
+    services: Services,
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    request_id: str = "",
+) -> Any:
+    records.started(task_id)
+    try:
+        result = _run_bound(services, func, args, kwargs, request_id)
+    except BaseException as exc:
+        records.ended(task_id, exc)
+        raise
+    records.ended(task_id, None)
+    return result
+
+
 class ThreadTaskRunner:
     """The embedded default: tasks run in this process's threads and end with it."""
 
+    mode = "in-process"
+
     def __init__(self, services: Services, workers: int = 4) -> None:
         self.services = services
+        self.workers = workers
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="atrium-task")
         self.futures: dict[str, Future[Any]] = {}
+        self.records = TaskRecords()
 
     def submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
         check_task(func)
         task_id = uuid.uuid4().hex
         ctx = contextvars.Context()
         request_id = current_context().request_id
-        fut = self.pool.submit(ctx.run, _run_bound, self.services, func, args, kwargs, request_id)
+        self.records.add(task_id, func, args, kwargs)
+        fut = self.pool.submit(
+            ctx.run, _run_recorded, self.records, task_id, self.services, func, args, kwargs, request_id
+        )
         self.futures[task_id] = fut
         fut.add_done_callback(lambda _f: self.futures.pop(task_id, None))
         return task_id
 
     def start(self) -> None:
         """Nothing to start: the pool makes its threads on demand."""
+
+    def counts(self) -> dict[str, int]:
+        """Tasks waiting, running and failed among the remembered ones, and this process's threads."""
+        counts = self.records.counts()
+        return {
+            "queued": counts["queued"],
+            "running": counts["running"],
+            "failed": counts["failed"],
+            "workers": self.workers,
+        }
+
+    def recent(self, state: str | None = None, limit: int = 100) -> list[TaskRecord]:
+        return self.records.recent(state, limit)
+
+    def retry(self, task_id: str) -> str:
+        """Run a failed task again (a new task); LookupError when it is unknown or forgotten, ValueError when
+        it did not fail."""
+        record = self.records.get(task_id)
+        if record is None:
+            raise LookupError(task_id)
+        if record.state != "failed" or record.call is None:
+            raise ValueError(f"task {task_id} is {record.state}, not failed")
+        func, args, kwargs = record.call
+        return self.submit(func, *args, **kwargs)
 
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -243,9 +376,32 @@ class _MainWorker(_LeasedWorker):
             self.interrupt()
 
 
+def _job_record(job: Job, state: str) -> TaskRecord:
+    error = ""
+    if state == "failed":
+        result = job.latest_result()
+        error = ((result.exc_string if result is not None else None) or job.exc_info or "").strip()
+        error = error.splitlines()[-1][:ERROR_CHARS] if error else ""
+
+    def aware(value: datetime | None) -> datetime | None:
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+    return TaskRecord(
+        id=str(job.id),
+        func=str(job.func_name),
+        state=state,
+        enqueued_at=aware(job.enqueued_at),
+        started_at=aware(job.started_at),
+        ended_at=aware(job.ended_at),
+        error=error,
+    )
+
+
 class QueueTaskRunner:
     """Tasks in an RQ queue in Redis: they outlive the process that asked, and any server process's
     worker threads or an `atrium worker` process take them."""
+
+    mode = "redis"
 
     #: How long a blocked worker waits for a job before checking whether it should stop (seconds).
     POLL_SECONDS = 5
@@ -284,6 +440,44 @@ class QueueTaskRunner:
             failure_ttl=7 * 24 * 3600,
             meta={REQUEST_ID: request_id} if request_id else None,
         )
+        return str(job.id)
+
+    def counts(self) -> dict[str, int]:
+        """The queue's depth, the jobs running, the failed ones kept, and the workers serving the queue."""
+        return {
+            "queued": self.queue.count,
+            "running": self.queue.started_job_registry.count,
+            "failed": self.queue.failed_job_registry.count,
+            "workers": Worker.count(connection=self.connection, queue=self.queue),
+        }
+
+    def recent(self, state: str | None = None, limit: int = 100) -> list[TaskRecord]:
+        """Jobs waiting, running or failed (read from the queue and its registries), newest first."""
+        found: list[TaskRecord] = []
+        sources: dict[str, Callable[[], list[str]]] = {
+            "running": lambda: self.queue.started_job_registry.get_job_ids(0, limit - 1, desc=True),
+            "queued": lambda: list(reversed(self.queue.get_job_ids(0, limit)))[:limit],
+            "failed": lambda: self.queue.failed_job_registry.get_job_ids(0, limit - 1, desc=True),
+        }
+        for name, ids in sources.items():
+            if state is not None and state != name:
+                continue
+            jobs = Job.fetch_many(ids(), connection=self.connection)
+            found += [_job_record(job, name) for job in jobs if job is not None]
+        epoch = datetime.min.replace(tzinfo=UTC)
+        found.sort(key=lambda r: r.ended_at or r.started_at or r.enqueued_at or epoch, reverse=True)
+        return found[:limit]
+
+    def retry(self, task_id: str) -> str:
+        """Put a failed job back in the queue; LookupError when it is unknown, ValueError when it did not
+        fail."""
+        try:
+            job = Job.fetch(task_id, connection=self.connection)
+        except NoSuchJobError:
+            raise LookupError(task_id) from None
+        if task_id not in self.queue.failed_job_registry:
+            raise ValueError(f"task {task_id} is {job.get_status()}, not failed")
+        self.queue.failed_job_registry.requeue(job)
         return str(job.id)
 
     def _worker(self, cls: type[_LeasedWorker]) -> _LeasedWorker:

@@ -36,8 +36,9 @@ def with_test_plugins(page):
         response = route.fetch()
         body = response.json()
         data = body.get("data") or {}
-        # the test remote takes over /system_manage from the admin console for these tests
-        kept = [p for p in data.get("plugins") or [] if "/system_manage" not in (p.get("prefixes") or [])]
+        # the test remotes take over /system_manage from the admin console and /schedule from operations
+        taken = {"/system_manage", "/schedule"}
+        kept = [p for p in data.get("plugins") or [] if not taken & set(p.get("prefixes") or [])]
         data["plugins"] = [*kept, DEMO, BROKEN]
         body["data"] = data
         route.fulfill(response=response, body=json.dumps(body), content_type="application/json")

@@ -2,13 +2,14 @@
 
 The walk of the scaffold's README, in a temporary folder: ``atrium plugin new``, ``atrium sdk pack``,
 ``atrium plugin build --no-isolation`` (``npm install --prefer-offline`` against the packed ``@atrium/sdk``,
-``npm run build``, then the wheel with this environment's setuptools), ``pip install`` of the wheel into
-this environment (uninstalled again in any case), ``atrium demo``, ``atrium plugins enable``,
+``npm run build``, then the wheel with this environment's setuptools), ``pip install --target`` of the wheel
+into a folder of its own that only the servers started here have on their path (so the suite's other
+workers never load it), ``atrium demo``, ``atrium plugins enable``,
 ``atrium plugins list`` and ``atrium demo --serve`` on a free port with its own var directory and every
 installed plugin (``ATRIUM_LOAD_PLUGINS`` unset). Over HTTP: the remote is served with the built-ins'
 caching, only the enabled tenant's manifest lists it, its API answers there and not in the other tenant. In
-Chromium: its menu and page. After ``pip uninstall``, Atrium starts again and the host answers its prefix
-with the application not installed page, naming why.
+Chromium: its menu and page. With that folder deleted (uninstalled), Atrium starts again and the host
+answers its prefix with the application not installed page, naming why.
 
 npm reads the shared cache (``~/.npm``) first; the packages the web module needs (webpack, swc, Module
 Federation, react, antd, ...) are those of the checkout's own install, so it needs no registry once that
@@ -42,7 +43,6 @@ from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "visitor-log"
 MODULE = "atrium_visitor_log"
-DIST = "atrium-visitor-log"
 ACME, GLOBEX = 1001, 1002
 START_SECONDS = 120
 BIN = Path(sys.executable).parent
@@ -56,9 +56,13 @@ def free_port() -> int:
         return port
 
 
-def server_env(var_dir: Path) -> dict[str, str]:
+def server_env(var_dir: Path, site: Path | None = None) -> dict[str, str]:
+    """The server's environment; `site` is the folder the plugin's wheel was installed into (its own
+    folder on the path, so that the test process and the suite's other workers never see it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATRIUM_")}
     env.update({"ATRIUM_VAR_DIR": str(var_dir), "ATRIUM_SCHEDULER": "false", "ATRIUM_DEMO": "1"})
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH", "")) if p)
     return env
 
 
@@ -77,7 +81,9 @@ class Steps:
 
 
 @contextmanager
-def serving(steps: Steps, name: str, cwd: Path, var_dir: Path) -> Iterator[httpx.Client]:
+def serving(
+    steps: Steps, name: str, cwd: Path, var_dir: Path, site: Path | None = None
+) -> Iterator[httpx.Client]:
     """`atrium demo --serve` on a free port until the block ends; yields a client of it."""
     port = free_port()
     log_path = var_dir / f"{name}.log"
@@ -86,7 +92,7 @@ def serving(steps: Steps, name: str, cwd: Path, var_dir: Path) -> Iterator[httpx
         server = subprocess.Popen(
             [ATRIUM, "demo", "--serve", "--port", str(port)],
             cwd=cwd,
-            env=server_env(var_dir),
+            env=server_env(var_dir, site),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -177,9 +183,21 @@ def test_a_scaffolded_plugin_ships_its_page_in_its_wheel(tmp_path: Path) -> None
     pip = (sys.executable, "-m", "pip", "--disable-pip-version-check")
     var_dir = tmp_path / "var"
     var_dir.mkdir()
-    env = server_env(var_dir)
+    site = tmp_path / "site"
+    env = server_env(var_dir, site)
     try:
-        steps.run("pip install", *pip, "install", "--quiet", str(wheel), timeout=300, cwd=work)
+        steps.run(
+            "pip install",
+            *pip,
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(wheel),
+            timeout=300,
+            cwd=work,
+        )
         steps.run("demo", ATRIUM, "demo", timeout=300, cwd=work, env=env)
         steps.run(
             "enable", ATRIUM, "plugins", "enable", NAME, "--tenant", str(ACME), timeout=120, cwd=work, env=env
@@ -190,7 +208,7 @@ def test_a_scaffolded_plugin_ships_its_page_in_its_wheel(tmp_path: Path) -> None
         (row,) = [line.split() for line in listed.splitlines() if line.startswith(NAME + " ")]
         assert row[:4] == [NAME, "loaded", "0.1.0", "enabled"], listed
 
-        with serving(steps, "serve", work, var_dir) as http:
+        with serving(steps, "serve", work, var_dir, site) as http:
             entry = http.get(f"/plugins/{NAME}/remoteEntry.js")
             assert entry.status_code == 200
             assert entry.content == (built / "remoteEntry.js").read_bytes()
@@ -227,7 +245,7 @@ def test_a_scaffolded_plugin_ships_its_page_in_its_wheel(tmp_path: Path) -> None
                 in_browser(page_appears)
                 steps.timings["browser"] = round(time.monotonic() - started, 1)
     finally:
-        steps.run("pip uninstall", *pip, "uninstall", "--yes", "--quiet", DIST, timeout=120, cwd=work)
+        shutil.rmtree(site, ignore_errors=True)  # uninstalled: its files are gone from every path
 
     # uninstalled: Atrium starts, and the prefix says the application is not installed, and why
     with serving(steps, "serve again", work, var_dir) as http:

@@ -1,0 +1,1 @@
+"""Operations: the platform's nodes, readiness, task queue, storage, scheduled jobs and background tasks."""
