@@ -1,9 +1,9 @@
 """Fuzzing every route of the OpenAPI document: whatever arrives, the answer is the envelope as the document
 describes it, never a 500 (neither HTTP 5xx nor an envelope with code 500).
 
-Two passes, each signed in and anonymous: valid input (fuzzing) and invalid input (negative fuzzing), every
-answer checked against the document's response schema; and every route given bodies of the wrong content
-type, malformed or nested deeper than the parser goes."""
+Three passes, each signed in and anonymous: valid input (fuzzing), invalid input (negative fuzzing) and the
+coverage phase's boundary values, every answer checked against the document's response schema; and every
+route given bodies of the wrong content type, malformed or nested deeper than the parser goes."""
 
 from __future__ import annotations
 
@@ -96,6 +96,43 @@ def test_no_input_breaks_the_envelope(
         except Unsatisfiable:  # nothing about this operation can be made invalid (no parameters, no body)
             continue
     assert len(calls) >= len(operations) // 2
+    assert not failures, "\n".join(sorted(set(failures))[:40])
+    assert not unlike_the_document, "\n".join(sorted(set(unlike_the_document))[:20])
+
+
+#: at most this many of the coverage phase's boundary cases per operation (missing fields, edge values, wrong
+#: types of each parameter in turn), so the pass stays within a few minutes
+COVERAGE_CASES = 12
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "anonymous"])
+def test_boundary_values_break_nothing(atrium_app: Any, user_client: AtriumClient, signed_in: bool) -> None:
+    """Schemathesis's coverage phase: for each operation, values at and past each declared limit, each field
+    missing, each of the wrong type; every answer an envelope as documented, never a 500."""
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", atrium_app)
+    failures: list[str] = []
+    unlike_the_document: list[str] = []
+    calls = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        call_headers = _headers(user_client, operation.path, signed_in)
+        cases = schema.iter_coverage_cases(
+            operation,
+            generation_modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
+            generation_config=schema.config.generation_for(operation=operation),
+        )
+        for n, case in enumerate(cases):
+            if n >= COVERAGE_CASES:
+                break
+            response = case.call(headers=call_headers)
+            calls += 1
+            where = f"{case.method} {case.formatted_path}"
+            _judge(where, response, failures)
+            try:
+                case.validate_response(response, checks=[response_schema_conformance])
+            except AssertionError as exc:
+                unlike_the_document.append(f"{where}: {str(exc)[:300]}")
+    assert calls > 500
     assert not failures, "\n".join(sorted(set(failures))[:40])
     assert not unlike_the_document, "\n".join(sorted(set(unlike_the_document))[:20])
 
