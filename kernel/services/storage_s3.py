@@ -16,6 +16,7 @@ import io
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -33,6 +34,8 @@ log = structlog.get_logger("atrium.storage")
 #: S3 refuses parts under 5 MiB (except the last)
 MIN_PART = 5 * MB
 PART = 8 * MB
+#: parts of one upload sent at once: as a store's own client does, within a few parts of memory
+PARTS_IN_FLIGHT = 4
 _MISSING = {"404", "NoSuchKey", "NotFound"}
 
 
@@ -224,21 +227,28 @@ class S3Storage(ObjectStorage):
         upload_id = upload["UploadId"]
         digest = hashlib.sha256()
         md5s: list[bytes] = []
-        parts: list[dict[str, Any]] = []
+        sent: list[Future[Any]] = []
         size = 0
         try:
-            while pending:
-                body = pending.pop(0)
-                number = len(parts) + 1
-                answer = self._call(
-                    "upload_part", Key=full_key, UploadId=upload_id, PartNumber=number, Body=body
-                )
-                parts.append({"PartNumber": number, "ETag": answer["ETag"]})
-                digest.update(body)
-                md5s.append(hashlib.md5(body, usedforsecurity=False).digest())
-                size += len(body)
-                if not pending and (more := _read_part(stream, self.part_size)):
-                    pending.append(more)
+            with ThreadPoolExecutor(PARTS_IN_FLIGHT, thread_name_prefix="s3-part") as pool:
+                while body := pending.pop(0) if pending else _read_part(stream, self.part_size):
+                    digest.update(body)
+                    md5s.append(hashlib.md5(body, usedforsecurity=False).digest())
+                    size += len(body)
+                    in_flight = [f for f in sent if not f.done()]
+                    if len(in_flight) >= PARTS_IN_FLIGHT:  # at most this many parts held in memory
+                        wait(in_flight, return_when=FIRST_COMPLETED)
+                    sent.append(
+                        pool.submit(
+                            self._call,
+                            "upload_part",
+                            Key=full_key,
+                            UploadId=upload_id,
+                            PartNumber=len(sent) + 1,
+                            Body=body,
+                        )
+                    )
+                parts = [{"PartNumber": n, "ETag": f.result()["ETag"]} for n, f in enumerate(sent, 1)]
             if sha256 and sha256 != digest.hexdigest():
                 raise ValueError("the stream does not match the checksum given for it")
             self._call(
@@ -248,6 +258,8 @@ class S3Storage(ObjectStorage):
                 MultipartUpload={"Parts": parts},
             )
         except BaseException:  # the stream failed, the task was interrupted, the store refused a part
+            for f in sent:
+                f.cancel()
             self._abort(full_key, upload_id)
             raise
         return StoredObject(key, size, expected_etag(md5s), digest.hexdigest())
