@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from hypothesis.errors import Unsatisfiable
+from hypothesis.errors import Flaky, Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import response_schema_conformance
 from schemathesis.generation.meta import TestPhase
@@ -94,6 +94,10 @@ def test_no_input_breaks_the_envelope(
         try:
             check()
         except Unsatisfiable:  # nothing about this operation can be made invalid (no parameters, no body)
+            continue
+        except Flaky:
+            # schemathesis's negative overlay draws from `random` while Hypothesis replays a case, which
+            # Hypothesis reports as flaky generation; the answers are judged above, call by call, all the same
             continue
     assert len(calls) >= len(operations) // 2
     assert not failures, "\n".join(sorted(set(failures))[:40])
