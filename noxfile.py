@@ -136,10 +136,12 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Every benchmark, each figure beside its baseline from the same run."""
     build_web(session)
-    # bench_faults runs a PostgreSQL cluster and a Redis server of its own, to stop and restart them
+    # bench_faults runs a PostgreSQL cluster and a Redis server of its own, to stop and restart them;
+    # bench_rolling_restart puts nginx in front of two nodes
     ensure_debian(session, (("wrk", "/usr/bin/wrk"), ("slapd", SLAPD),
                             ("redis-server", "/usr/bin/redis-server"),
-                            ("postgresql", "/usr/lib/postgresql/15/bin/initdb")))
+                            ("postgresql", "/usr/lib/postgresql/15/bin/initdb"),
+                            ("nginx", "/usr/sbin/nginx")))
     out = ROOT / "var" / "bench-results.jsonl"
     out.unlink(missing_ok=True)
     env = {"ATRIUM_BENCH_PG": os.environ.get("ATRIUM_BENCH_PG", PG_URL),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
@@ -86,3 +86,37 @@ class Enablement:
         self._audit(tenant_id, plugin, before, enabled)
         hook = "atrium_tenant_enabled" if enabled else "atrium_tenant_disabled"
         self.kernel.plugins.call(hook, tenant_id=tenant_id, plugin=plugin)
+
+    def settings(self, tenant_id: int, plugin: str) -> dict[str, Any]:
+        """The plugin's settings for the tenant (empty when none were saved), read in the current session."""
+        from atrium.sdk.db import session
+
+        row = (
+            session()
+            .execute(
+                select(PluginState.settings).where(
+                    PluginState.tenant_id == tenant_id, PluginState.plugin == plugin
+                )
+            )
+            .scalar()
+        )
+        return dict(row or {})
+
+    def save_settings(self, tenant_id: int, plugin: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Merge `values` into the plugin's settings for the tenant (persisted in the current session; the
+        plugin's enablement is left as it is). Answers the settings as saved."""
+        from atrium.sdk.db import session
+
+        db = session()
+        row = db.execute(
+            select(PluginState).where(PluginState.tenant_id == tenant_id, PluginState.plugin == plugin)
+        ).scalar()
+        if row is None:
+            loaded = self.kernel.plugins.loaded.get(plugin)
+            enabled = loaded is not None and (loaded.info.essential or loaded.info.enabled_by_default)
+            row = PluginState(tenant_id=tenant_id, plugin=plugin, enabled=enabled, settings={})
+            db.add(row)
+        row.settings = {**(row.settings or {}), **values}
+        db.flush()
+        self.kernel.local.invalidate_on_commit(db, SPACE, tenant_id)
+        return dict(row.settings)

@@ -117,6 +117,12 @@ class Kernel:
     def call_hook(self, name: str, /, **kwargs: Any) -> dict[str, Any]:
         return dict(self.plugins.call(name, **kwargs))
 
+    def plugin_settings(self, tenant_id: int, plugin: str) -> dict[str, Any]:
+        return self.enablement.settings(tenant_id, plugin)
+
+    def save_plugin_settings(self, tenant_id: int, plugin: str, values: dict[str, Any]) -> dict[str, Any]:
+        return self.enablement.save_settings(tenant_id, plugin, values)
+
     # -- lifecycle -----------------------------------------------------------
 
     async def start(self) -> None:

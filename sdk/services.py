@@ -254,6 +254,16 @@ class Services(Protocol):
         of their own, such as single sign-on providers)."""
         ...
 
+    def plugin_settings(self, tenant_id: int, plugin: str) -> dict[str, Any]:
+        """A plugin's settings for one tenant (a JSON object; empty until some are saved), read through the
+        current database session."""
+        ...
+
+    def save_plugin_settings(self, tenant_id: int, plugin: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Merge `values` into a plugin's settings for one tenant, in the current session (the caller's
+        transaction); answers the settings as saved."""
+        ...
+
 
 _services: Services | None = None
 _request_services: ContextVar[Services | None] = ContextVar("atrium_services", default=None)

@@ -24,6 +24,8 @@ router = Router()
 BASE = "/api/file/iot-base-attachment"
 ICONS = "/api/base/base-custom-icon"
 CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
+#: the button that saves, changes and deletes custom icons (administrators hold it)
+MANAGE_ICONS = icons.MANAGE
 FUNC_CODE = re.compile(r"^[A-Za-z0-9_.:-]{0,64}$")
 
 
@@ -69,7 +71,7 @@ class IdQuery(BaseModel):
 
 @router.get(f"{BASE}/delete-id", query=IdQuery)
 def delete_id(query: IdQuery) -> None:
-    """Delete an attachment (its uploader or an administrator)."""
+    """Delete an attachment: its uploader, a holder of the `file:delete` button, or an administrator."""
     service.delete_attachment(query.id)
 
 
@@ -183,7 +185,7 @@ class IconBody(BaseModel):
         return self.iconName
 
 
-@router.post(f"{ICONS}/save", body=IconBody)
+@router.post(f"{ICONS}/save", body=IconBody, grant=MANAGE_ICONS)
 def icon_save(body: IconBody) -> dict[str, Any]:
     """Save a new icon (an existing `ciId` updates it)."""
     name = body.require_name()
@@ -192,7 +194,7 @@ def icon_save(body: IconBody) -> dict[str, Any]:
     return icons.save_icon(name, body.fileId, body.iconUrl)
 
 
-@router.post(f"{ICONS}/update", body=IconBody)
+@router.post(f"{ICONS}/update", body=IconBody, grant=MANAGE_ICONS)
 def icon_update(body: IconBody) -> dict[str, Any]:
     """Rename an icon or replace its picture."""
     name = body.require_name()
@@ -205,7 +207,7 @@ class CiQuery(BaseModel):
     ciId: int = Field(ge=1)
 
 
-@router.get(f"{ICONS}/delete", query=CiQuery)
+@router.get(f"{ICONS}/delete", query=CiQuery, grant=MANAGE_ICONS)
 def icon_delete(query: CiQuery) -> None:
     """Delete an icon and its picture."""
     icons.delete_icon(query.ciId)

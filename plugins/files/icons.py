@@ -1,7 +1,9 @@
 """Custom icons: a tenant's own icons plus the platform's shared ones, with the spec's permission rule.
 
+Saving, changing and deleting icons needs the `icon:manage` button (administrators hold every button).
 Edit and delete are allowed when the user is an administrator signed into the platform tenant (-999), or an
-administrator of the icon's tenant; a user who is not an administrator may change only icons they created.
+administrator of the icon's tenant; a holder of the button who is not an administrator may change only
+icons they created.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ from sqlalchemy import func, select
 from atrium.sdk.context import SessionUser, current_context, tenant_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Forbidden, NotFound
+from atrium.sdk.grants import holds_grant
 
 from .models import Attachment, CustomIcon
 from .service import by_url, file_path, get_attachment, remove_attachment, signed_url
 
 PLATFORM_TENANT_ID = -999
 ICON_POLICIES = ("icon", "image")
+MANAGE = "icon:manage"
 
 
-def can_edit(icon: CustomIcon, user: SessionUser) -> bool:
+def can_edit(icon: CustomIcon, user: SessionUser, manager: bool = True) -> bool:
+    """Whether `user` may change `icon`; `manager`: whether they hold the `icon:manage` button."""
     if user.is_admin:
         return user.tenant_id == PLATFORM_TENANT_ID or user.tenant_id == icon.tenant_id
-    return icon.tenant_id == user.tenant_id and icon.created_by == user.user_id
+    return manager and icon.tenant_id == user.tenant_id and icon.created_by == user.user_id
 
 
 def _attachment_of(icon: CustomIcon) -> Attachment | None:
@@ -33,7 +38,7 @@ def _attachment_of(icon: CustomIcon) -> Attachment | None:
         return att
 
 
-def describe(icon: CustomIcon, user: SessionUser) -> dict[str, Any]:
+def describe(icon: CustomIcon, user: SessionUser, manager: bool = True) -> dict[str, Any]:
     att = _attachment_of(icon)
     return {
         "ciId": icon.id,
@@ -44,7 +49,7 @@ def describe(icon: CustomIcon, user: SessionUser) -> dict[str, Any]:
         "tenantId": icon.tenant_id,
         "createdBy": icon.created_by,
         "fileId": icon.file_id,
-        "canEdit": can_edit(icon, user),
+        "canEdit": can_edit(icon, user, manager),
     }
 
 
@@ -55,7 +60,8 @@ def list_icons() -> list[dict[str, Any]]:
     if user.tenant_id != PLATFORM_TENANT_ID:
         with tenant_scope(PLATFORM_TENANT_ID):
             icons += list(db.execute(select(CustomIcon).order_by(CustomIcon.sort, CustomIcon.id)).scalars())
-    return [describe(i, user) for i in icons]
+    manager = holds_grant(MANAGE)
+    return [describe(i, user, manager) for i in icons]
 
 
 def _find(ci_id: int) -> CustomIcon:

@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 from atrium.sdk.context import current_context, tenant_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, Forbidden, NotFound
+from atrium.sdk.grants import holds_grant
 from atrium.sdk.services import services
 
 from . import storage
@@ -310,10 +311,13 @@ def storage_references() -> list[tuple[int, str, str]]:
 
 
 def may_delete(att: Attachment) -> bool:
+    """Its uploader, a holder of the `file:delete` button (any file of the tenant) or an administrator."""
     user = current_context().user
     if user is None:
         return False
-    return user.is_admin or (att.created_by is not None and att.created_by == user.user_id)
+    if user.is_admin or (att.created_by is not None and att.created_by == user.user_id):
+        return True
+    return holds_grant("file:delete")
 
 
 def remove_attachment(att: Attachment) -> None:

@@ -110,9 +110,10 @@ def model_list(body: ModelListIn) -> dict[str, Any]:
     return service.list_models(body.keyword, body.category, body.pageNum, body.pageSize)
 
 
-@router.get("/model/detail", query=DetailQuery)
+@router.get("/model/detail", grant="process:design", query=DetailQuery)
 def model_detail(query: DetailQuery) -> dict[str, Any]:
-    """A version of a model (the latest without `version`) with its diagram; also the `.bpmn` export."""
+    """A version of a model (the latest without `version`) with its diagram; also the `.bpmn` export (the
+    designer's: its HTTP tasks' addresses and headers are no one else's to read)."""
     return service.model_detail(query.modelId, query.version)
 
 

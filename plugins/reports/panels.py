@@ -27,7 +27,7 @@ from atrium.plugins.reports.models import (
     new_id,
 )
 from atrium.sdk.db import session, utcnow
-from atrium.sdk.errors import BadRequest, NotFound
+from atrium.sdk.errors import BadRequest, Forbidden, NotFound
 
 BUNDLE_VERSION = 1
 
@@ -254,10 +254,13 @@ def _replace_ids(value: Any, mapping: dict[str, str]) -> Any:
     return value
 
 
-def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict[str, str]) -> Panel:
+def import_bundle(
+    bundle: dict[str, Any], user_id: int | None, dataset_map: dict[str, str], define_data: bool = True
+) -> Panel:
     """Create the panel of an export bundle with new ids. Datasets are reused when `dataset_map` maps them
     (old id to an existing dataset of this tenant) or when a dataset of the same definition exists;
-    otherwise they are created (their tables must exist for this tenant)."""
+    otherwise they are created (their tables must exist for this tenant). Without `define_data` (an importer
+    who is not an administrator) a bundle that needs a new dataset or calculated field is refused."""
     if (
         not isinstance(bundle, dict)
         or bundle.get("version") != BUNDLE_VERSION
@@ -271,6 +274,8 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         target_id = dataset_map.get(old)
         target = datasets.get_dataset(target_id) if target_id else _same_dataset(d)
         if target is None:
+            if not define_data:
+                raise Forbidden("reports:panel.import_datasets")
             target = datasets.save_dataset(
                 {
                     "name": d.get("name", "dataset"),
@@ -287,6 +292,8 @@ def import_bundle(bundle: dict[str, Any], user_id: int | None, dataset_map: dict
         for f in d.get("fields") or []:
             nf = new_fields.get(f.get("originName"))
             if nf is None and f.get("expression"):
+                if not define_data:
+                    raise Forbidden("reports:panel.import_datasets")
                 nf = _import_calc_field(target, f)
             if nf is None:
                 raise BadRequest("reports:panel.bundle_field", field=str(f.get("originName"))[:64])

@@ -8,8 +8,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from atrium.plugins.reports import links, panels
-from atrium.plugins.reports.access import LINK_HEADER, get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.access import LINK_HEADER, Viewer, get_panel, session_viewer, viewer_scope
 from atrium.plugins.reports.models import Panel, PanelLink
+from atrium.plugins.reports.settings import (
+    REQUIRE_LINK_PASSWORD,
+    links_need_password,
+    save_tenant_settings,
+    tenant_settings,
+)
 from atrium.sdk import audit
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest, NotFound
@@ -81,6 +87,12 @@ def resource_detail(id: str) -> dict[str, Any]:  # noqa: A002
         return panels.panel_public(panel, privs)
 
 
+def _answer(link: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """A link as the share dialog reads it, with whether the tenant requires a password on every link and
+    whether the caller may change that rule (tenant administrators)."""
+    return {**link, "pwdRequired": links_need_password(viewer.tenant_id), "canRequirePwd": viewer.is_admin}
+
+
 @router.post("/api/link/currentGenerator/{panelId}")
 def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
     """The caller's link to a panel they manage; before it is enabled, an unshared state with no id (opening
@@ -88,16 +100,29 @@ def current_generator(panelId: str) -> dict[str, Any]:  # noqa: N803
     viewer = session_viewer()
     panel = links.require_manage(panelId, viewer)
     found = links.find_link(panel, viewer)
-    return links.link_public(found) if found is not None else links.unshared_public(panel, viewer)
+    shown = links.link_public(found) if found is not None else links.unshared_public(panel, viewer)
+    return _answer(shown, viewer)
 
 
-@router.post("/api/link/enable/{panelId}")
-def enable(panelId: str) -> dict[str, Any]:  # noqa: N803
-    """Turn the caller's link to a panel they manage on (made on first use), answering it with its address."""
+class EnableBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    #: the link's four-digit password, set as it is turned on (needed when the tenant requires one)
+    pwd: str | None = Field(default=None, max_length=8)
+
+
+@router.post("/api/link/enable/{panelId}", body=EnableBody)
+def enable(panelId: str, body: EnableBody) -> dict[str, Any]:  # noqa: N803
+    """Turn the caller's link to a panel they manage on (made on first use), answering it with its address;
+    with `pwd`, behind that password. A tenant that requires passwords refuses a link without one."""
     viewer = session_viewer()
     panel = links.require_manage(panelId, viewer)
     found = links.find_link(panel, viewer)
     was_on = found is not None and found.valid
+    if body.pwd is not None and not links.PASSWORD.match(body.pwd):
+        raise BadRequest("reports:link.password_format")
+    protected = found is not None and found.enable_pwd
+    if not body.pwd and not protected and links_need_password(viewer.tenant_id):
+        raise BadRequest("reports:link.password_required_by_tenant")
     link = links.enable_link(panel, viewer)
     audit.record(
         "reports.link.enable",
@@ -107,7 +132,11 @@ def enable(panelId: str) -> dict[str, Any]:  # noqa: N803
         before={"valid": was_on},
         after={"valid": True},
     )
-    return links.link_public(link)
+    if body.pwd:
+        old = _audited(link)
+        links.update(link, enable_pwd=True, password=body.pwd)
+        _audit_update(panel, old, _audited(link))
+    return _answer(links.link_public(link), viewer)
 
 
 class LinkRef(BaseModel):
@@ -124,7 +153,7 @@ def rotate(body: LinkRef) -> dict[str, Any]:
     fresh = links.rotate(link)
     # the addresses themselves open the panel: they are not recorded
     audit.record("reports.link.rotate", target_type="panel", target_id=panel.id, target_name=panel.name)
-    return links.link_public(fresh)
+    return _answer(links.link_public(fresh), viewer)
 
 
 @router.post("/api/link/update", body=LinkUpdate)
@@ -134,6 +163,10 @@ def update(body: LinkUpdate) -> dict[str, Any]:
     viewer = session_viewer()
     link = links.get_link(body.id)
     panel = links.require_manage(link.panel_id, viewer)
+    if links_need_password(viewer.tenant_id):
+        protected = link.enable_pwd if body.enablePwd is None else body.enablePwd
+        if body.enablePwd is False or (body.valid and not protected):
+            raise BadRequest("reports:link.password_required_by_tenant")
     old = _audited(link)
     over: Any = False
     if body.clearOverTime:
@@ -151,7 +184,37 @@ def update(body: LinkUpdate) -> dict[str, Any]:
         embed_origins=body.embedOrigins,
     )
     _audit_update(panel, old, _audited(link))
-    return links.link_public(link)
+    return _answer(links.link_public(link), viewer)
+
+
+class ReportSettingsBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    requireLinkPassword: bool
+
+
+@router.get("/settings", permission="admin")
+def get_settings() -> dict[str, Any]:
+    """The tenant's reports settings: `requireLinkPassword` (tenant administrators)."""
+    return tenant_settings(session_viewer().tenant_id)
+
+
+@router.post("/settings", permission="admin", body=ReportSettingsBody)
+def set_settings(body: ReportSettingsBody) -> dict[str, Any]:
+    """Require (or stop requiring) a password on every shared link of the tenant (tenant administrators).
+    Links already on without a password stay as they are until they are turned on again."""
+    tenant_id = session_viewer().tenant_id
+    before = tenant_settings(tenant_id)
+    after = save_tenant_settings(tenant_id, body.requireLinkPassword)
+    if before != after:
+        audit.record(
+            "reports.settings.save",
+            target_type="plugin",
+            target_id="reports",
+            target_name="reports",
+            before={REQUIRE_LINK_PASSWORD: before[REQUIRE_LINK_PASSWORD]},
+            after={REQUIRE_LINK_PASSWORD: after[REQUIRE_LINK_PASSWORD]},
+        )
+    return after
 
 
 def _audited(link: PanelLink) -> dict[str, Any]:

@@ -9,11 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from atrium.plugins.reports import panels
 from atrium.plugins.reports.access import ALL, get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
-from atrium.sdk.errors import Forbidden
+from atrium.sdk.grants import require_grant
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
 router = Router("/api/dyreport")
+#: the button that creates and imports panels (administrators hold every button); editing an existing panel
+#: needs that panel's own manage privilege instead
+MANAGE = "dyreport:manage"
 
 
 class PanelBody(BaseModel):
@@ -50,13 +53,13 @@ def find_one(id: str) -> dict[str, Any]:  # noqa: A002
 
 @router.post("/panel/save", body=PanelBody)
 def save_panel(body: PanelBody) -> dict[str, Any]:
-    """Create a panel (tenant administrators) or update one the caller manages."""
+    """Create a panel (holders of the `dyreport:manage` button) or update one the caller manages (the
+    panel's own manage privilege: its creator, a grant, or an administrator)."""
     viewer = session_viewer()
     if body.id:
         panel, _ = get_panel(body.id, viewer, "manage")
     else:
-        if not viewer.is_admin:
-            raise Forbidden("reports:panel.create_admin")
+        require_grant(MANAGE)
         panel = None
     saved = panels.save_panel(panel, body.name.strip(), body.panelData, body.panelStyle, viewer.user_id)
     return panels.panel_public(saved, ALL if panel is None else get_panel(saved.id, viewer)[1])
@@ -126,8 +129,10 @@ def export_panel(id: str) -> dict[str, Any]:  # noqa: A002
     return panels.export_bundle(panel)
 
 
-@router.post("/panel/import", permission="admin", body=ImportBody)
+@router.post("/panel/import", grant=MANAGE, body=ImportBody)
 def import_panel(body: ImportBody) -> dict[str, Any]:
+    """Create a panel from an export bundle (holders of `dyreport:manage`); only administrators may have it
+    create datasets or calculated fields, others map the bundle's datasets to existing ones."""
     viewer = session_viewer()
-    panel = panels.import_bundle(body.bundle, viewer.user_id, body.datasetMap)
+    panel = panels.import_bundle(body.bundle, viewer.user_id, body.datasetMap, define_data=viewer.is_admin)
     return panels.panel_public(panel, ALL)

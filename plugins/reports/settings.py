@@ -1,10 +1,18 @@
-"""Settings of the reports plugin, from ATRIUM_REPORTS_* environment variables."""
+"""Settings of the reports plugin: the node's, from ATRIUM_REPORTS_* environment variables, and each
+tenant's own, kept with the plugin's state for the tenant (`services().plugin_settings`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from atrium.sdk.services import services
+
+PLUGIN = "reports"
+#: the tenant's rule that every shared link has a password (enabling without one, or removing it, is refused)
+REQUIRE_LINK_PASSWORD = "requireLinkPassword"
 
 
 class ReportSettings(BaseSettings):
@@ -36,3 +44,20 @@ class ReportSettings(BaseSettings):
 @lru_cache
 def report_settings() -> ReportSettings:
     return ReportSettings()
+
+
+def tenant_settings(tenant_id: int) -> dict[str, Any]:
+    """The tenant's settings of the plugin, with their defaults."""
+    saved = services().plugin_settings(tenant_id, PLUGIN)
+    return {REQUIRE_LINK_PASSWORD: bool(saved.get(REQUIRE_LINK_PASSWORD, False))}
+
+
+def links_need_password(tenant_id: int) -> bool:
+    """Whether the tenant requires a password on every shared link."""
+    return bool(tenant_settings(tenant_id)[REQUIRE_LINK_PASSWORD])
+
+
+def save_tenant_settings(tenant_id: int, require_link_password: bool) -> dict[str, Any]:
+    """Save the tenant's settings (in the current transaction); answers them as `tenant_settings` does."""
+    services().save_plugin_settings(tenant_id, PLUGIN, {REQUIRE_LINK_PASSWORD: require_link_password})
+    return tenant_settings(tenant_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import pytest
@@ -86,18 +87,38 @@ def test_icon_rules(user_client: AtriumClient) -> None:
     }
 
 
-def test_save_requires_name_and_file(user_client: AtriumClient) -> None:
-    f = uploaded(user_client, "i.png", picture(), "image/png", "icon")
-    body = user_client.post(f"{ICONS}/save", json={"iconName": "  ", "fileId": f["fileId"]})
+@pytest.fixture
+def author(client: AtriumClient) -> AtriumClient:
+    """The demo author carol, whose role holds the `icon:manage` button in Acme."""
+    return client.signed_in("carol")
+
+
+def test_save_requires_name_and_file(author: AtriumClient) -> None:
+    f = uploaded(author, "i.png", picture(), "image/png", "icon")
+    body = author.post(f"{ICONS}/save", json={"iconName": "  ", "fileId": f["fileId"]})
     assert body["code"] == 400 and body["msg"] == "Please enter the icon name"
-    body = user_client.post(f"{ICONS}/save", json={"iconName": "x"})
+    body = author.post(f"{ICONS}/save", json={"iconName": "x"})
     assert body["code"] == 400 and body["msg"] == "Please upload the icon file"
-    doc = uploaded(user_client, "doc.txt", b"x", "text/plain")
-    body = user_client.post(f"{ICONS}/save", json={"iconName": "x", "fileId": doc["fileId"]})
+    doc = uploaded(author, "doc.txt", b"x", "text/plain")
+    body = author.post(f"{ICONS}/save", json={"iconName": "x", "fileId": doc["fileId"]})
     assert body["code"] == 400 and body["msg"] == "Please upload the icon file"
 
 
-def test_save_update_delete_round_trip(user_client: AtriumClient) -> None:
+def test_icons_need_the_manage_button(user_client: AtriumClient, author: AtriumClient) -> None:
+    """alice, a viewer without `icon:manage`, may upload a picture but not make, change or delete icons."""
+    f = uploaded(user_client, "i.png", picture(), "image/png", "icon")
+    body = user_client.post(f"{ICONS}/save", json={"iconName": "x", "fileId": f["fileId"]})
+    assert body["code"] == 403 and body["msg"] == "You do not have permission for this action"
+    icon = make_icon(author, "Carol's own")
+    assert user_client.post(f"{ICONS}/update", json={"ciId": icon["ciId"], "iconName": "y"})["code"] == 403
+    assert user_client.get(f"{ICONS}/delete", params={"ciId": icon["ciId"]})["code"] == 403
+    listed = {i["ciId"]: i for i in user_client.ok("GET", f"{ICONS}/get-all")}
+    assert listed[icon["ciId"]]["canEdit"] is False
+    author.ok("GET", f"{ICONS}/delete", params={"ciId": icon["ciId"]})
+
+
+def test_save_update_delete_round_trip(author: AtriumClient) -> None:
+    user_client = author
     icon = make_icon(user_client, "Mine")
     assert icon["ciId"] and icon["tenantId"] == 1001 and icon["iconFormat"] == "image/png"
     assert icon["createdBy"] == user_client.profile["userId"]  # type: ignore[attr-defined]
@@ -133,19 +154,31 @@ def test_demo_icons_for_acme(user_client: AtriumClient) -> None:
 @pytest.fixture(scope="module")
 def actors(atrium_app: Any) -> dict[str, AtriumClient]:
     """Signed-in clients, once per module (signing in costs a password hash each time)."""
+    from sqlalchemy import select
+
     from atrium.kernel import admin
-    from atrium.sdk.context import unscoped
+    from atrium.kernel.models import Role
+    from atrium.sdk.context import tenant_scope, unscoped
 
     client = AtriumClient(atrium_app.state.http)
-    with unscoped(), atrium_app.state.kernel.db():
-        admin.create_user("carol-icons", "Carol@123", "Carol", 1001)
+    with unscoped(), atrium_app.state.kernel.db() as db:
+        author = db.execute(select(Role.id).where(Role.tenant_id == 1001, Role.code == "author")).scalar_one()
+        second = admin.create_user(f"icons-{secrets.token_hex(3)}", "Carol@123", "Second author", 1001)
+        second_id, second_account = second.id, second.account
+        with tenant_scope(1001):
+            admin.assign_role(atrium_app.state.kernel, second_id, author)
+        boss = admin.create_user(
+            f"gx-{secrets.token_hex(3)}", "Carol@123", "Globex boss", 1002, supervisor=True
+        )
+        boss_account = boss.account
     return {
         "alice": client.signed_in("alice"),
-        "carol": client.signed_in("carol-icons", "Carol@123"),
+        "carol": client.signed_in("carol"),
+        "author2": client.signed_in(second_account, "Carol@123"),
         "supervisor": client.signed_in("supervisor"),
         "admin": client.signed_in("admin"),
         "platform": switch_tenant(client.signed_in("admin"), -999),
-        "bob": client.signed_in("bob"),
+        "globex": client.signed_in(boss_account, "Carol@123"),
     }
 
 
@@ -154,24 +187,25 @@ def icons(actors: dict[str, AtriumClient]) -> dict[str, Any]:
     return {
         "clients": actors,
         "icons": {
-            who: make_icon(actors[who], f"{who}'s") for who in ("alice", "supervisor", "platform", "bob")
+            who: make_icon(actors[who], f"{who}'s") for who in ("carol", "supervisor", "platform", "globex")
         },
     }
 
 
 MATRIX = [
-    # actor, owner of the icon, expected code
-    ("alice", "alice", 800),  # a user changes their own icon
-    ("carol", "alice", 403),  # not another user's
-    ("alice", "supervisor", 403),
-    ("supervisor", "alice", 800),  # an admin of the icon's tenant
-    ("admin", "alice", 800),  # the super admin signed into Acme
+    # actor, owner of the icon, expected code; carol and author2 hold `icon:manage`, alice does not
+    ("carol", "carol", 800),  # a holder of the button changes their own icon
+    ("author2", "carol", 403),  # not another holder's
+    ("alice", "carol", 403),  # nor anyone without the button
+    ("carol", "supervisor", 403),
+    ("supervisor", "carol", 800),  # an admin of the icon's tenant
+    ("admin", "carol", 800),  # the super admin signed into Acme
     ("supervisor", "platform", 403),  # a tenant admin may not change the platform's icons
-    ("alice", "platform", 403),
+    ("carol", "platform", 403),
     ("platform", "platform", 800),  # an admin signed into the platform tenant
-    ("bob", "alice", 404),  # another tenant's icon is not found
-    ("alice", "bob", 404),
-    ("supervisor", "bob", 404),
+    ("globex", "carol", 404),  # another tenant's icon is not found
+    ("carol", "globex", 404),
+    ("supervisor", "globex", 404),
 ]
 
 
@@ -196,14 +230,18 @@ def test_permission_matrix_delete(icons: dict[str, Any], actor: str, owner: str,
 
 
 def test_get_all_shows_can_edit_per_the_rule(icons: dict[str, Any]) -> None:
-    seen = {i["ciId"]: i for i in icons["clients"]["carol"].ok("GET", f"{ICONS}/get-all")}
+    seen = {i["ciId"]: i for i in icons["clients"]["author2"].ok("GET", f"{ICONS}/get-all")}
     mine = icons["icons"]
-    assert seen[mine["alice"]["ciId"]]["canEdit"] is False
+    assert seen[mine["carol"]["ciId"]]["canEdit"] is False
     platform_icon = seen[mine["platform"]["ciId"]]
     assert platform_icon["canEdit"] is False and platform_icon["tenantId"] == -999
-    assert mine["bob"]["ciId"] not in seen
+    assert mine["globex"]["ciId"] not in seen
+    own = {i["ciId"]: i for i in icons["clients"]["carol"].ok("GET", f"{ICONS}/get-all")}
+    assert own[mine["carol"]["ciId"]]["canEdit"] is True
+    viewer = {i["ciId"]: i for i in icons["clients"]["alice"].ok("GET", f"{ICONS}/get-all")}
+    assert viewer[mine["carol"]["ciId"]]["canEdit"] is False
     sup = {i["ciId"]: i for i in icons["clients"]["supervisor"].ok("GET", f"{ICONS}/get-all")}
-    assert sup[mine["alice"]["ciId"]]["canEdit"] is True
+    assert sup[mine["carol"]["ciId"]]["canEdit"] is True
     # the platform icon's picture is served to Acme users through its signed address
-    resp = icons["clients"]["carol"].http.get(seen[mine["platform"]["ciId"]]["iconSrc"])
+    resp = icons["clients"]["author2"].http.get(seen[mine["platform"]["ciId"]]["iconSrc"])
     assert resp.status_code == 200 and resp.headers["content-type"] == "image/png"

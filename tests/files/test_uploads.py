@@ -213,13 +213,29 @@ def test_delete_by_uploader_admin_and_not_by_others(
 ) -> None:  # type: ignore[no-untyped-def]
     data = uploaded(user_client, "d.txt", b"d", "text/plain")
     account, password, _ = user_factory(1001)
-    other = client.signed_in(account, password)
+    other = client.signed_in(account, password)  # no role: without the `file:delete` button
     assert other.get(f"{BASE}/delete-id", params={"id": data["fileId"]})["code"] == 403
     user_client.ok("GET", f"{BASE}/delete-id", params={"id": data["fileId"]})
     assert user_client.get(data["filePath"])["code"] == 404
     assert user_client.get(f"{BASE}/delete-id", params={"id": data["fileId"]})["code"] == 404
     data2 = uploaded(user_client, "d2.txt", b"d", "text/plain")
     client.signed_in("supervisor").ok("GET", f"{BASE}/delete-id", params={"id": data2["fileId"]})
+
+
+def test_a_holder_of_the_delete_button_deletes_any_file_of_the_tenant(
+    user_client: AtriumClient, client: AtriumClient, user_factory
+) -> None:  # type: ignore[no-untyped-def]
+    """alice's role holds `file:delete`: she deletes another member's file; a member without it may not."""
+    account, password, _ = user_factory(1001)
+    member = client.signed_in(account, password)
+    mine = uploaded(member, "m.txt", b"m", "text/plain")
+    theirs = uploaded(user_client, "a.txt", b"a", "text/plain")
+    assert member.get(f"{BASE}/delete-id", params={"id": theirs["fileId"]})["code"] == 403
+    user_client.ok("GET", f"{BASE}/delete-id", params={"id": mine["fileId"]})
+    assert member.get(mine["filePath"])["code"] == 404
+    user_client.ok("GET", f"{BASE}/delete-id", params={"id": theirs["fileId"]})
+    other_tenant = uploaded(client.signed_in("bob"), "b.txt", b"b", "text/plain")
+    assert user_client.get(f"{BASE}/delete-id", params={"id": other_tenant["fileId"]})["code"] == 404
 
 
 def test_uploaded_document_list(user_client: AtriumClient) -> None:

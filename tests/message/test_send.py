@@ -59,14 +59,24 @@ def test_to_the_whole_tenant(tenant_factory, member):
     assert inbox(acme_user)["total"] == 0
 
 
-def test_only_administrators_send(user_client, member):
+def test_only_holders_of_the_send_button_send(user_client, client, member):
+    """alice (a viewer) lacks `message:send`: refused; carol's author role holds it: she sends, reads the
+    letters sent and the audience, as administrators do."""
     target = member()
     calls = (("POST", "/api/message/admin/send", {"content": "x", "toUsers": [target.user_id]}),
              ("POST", LETTERS, {}), ("GET", "/api/message/admin/audience", None))
     for method, path, body in calls:
         env = user_client.post(path, json=body) if method == "POST" else user_client.get(path)
         assert env["code"] == 403, (path, env)
+        assert env["msg"] == "You do not have permission for this action"
     assert inbox(target)["total"] == 0
+    carol = client.signed_in("carol")
+    sent = send_ok(carol, toUsers=[target.user_id], content="<p>From an author</p>")
+    assert sent["recipients"] == 1
+    assert [m["messageContent"] for m in inbox(target)["list"]] == ["<p>From an author</p>"]
+    letters = carol.ok("POST", LETTERS, json={"pageIndex": 1, "pageRows": 5})["list"]
+    assert letters[0]["letterId"] == sent["letterId"]
+    assert carol.ok("GET", "/api/message/admin/audience")["users"]
 
 
 def test_content_is_sanitised_before_it_is_stored(admin_client, member):

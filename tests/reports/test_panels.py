@@ -138,6 +138,38 @@ def test_export_import_round_trip(acme, admin_client, sales):
     assert admin_client.post("/api/dyreport/panel/import", json={"bundle": {"version": 99}})["code"] == 400
 
 
+def test_creating_and_importing_panels_needs_the_manage_button(acme, admin_client, client, user_factory):
+    """`dyreport:manage` creates and imports panels: a member without it (a fresh user, or alice the viewer)
+    is refused, carol's author role holds it; she manages the panels she made, and may import a bundle whose
+    datasets exist in the tenant, but not one that would define a new dataset (administrators only)."""
+    refused = "You do not have permission for this action"
+    bundle = admin_client.ok("GET", f"/api/dyreport/panel/export/{acme.overview}")
+    account, password, _ = user_factory(1001)
+    for member in (client.signed_in(account, password), client.signed_in("alice")):
+        created = member.post("/api/dyreport/panel/save", json={"name": "new"})
+        assert created["code"] == 403 and created["msg"] == refused
+        imported = member.post("/api/dyreport/panel/import", json={"bundle": bundle})
+        assert imported["code"] == 403 and imported["msg"] == refused
+    carol = client.signed_in("carol")
+    mine = carol.ok("POST", "/api/dyreport/panel/save", json={"name": "Carol's", "panelData": []})
+    assert mine["privileges"] == "view,export,manage"
+    carol.ok(
+        "POST", "/api/dyreport/panel/save", json={"id": mine["id"], "name": "Carol's 2", "panelData": []}
+    )
+    someone_elses = admin_client.ok("POST", "/api/dyreport/panel/save", json={"name": "Admin's"})
+    edit = carol.post("/api/dyreport/panel/save", json={"id": someone_elses["id"], "name": "taken"})
+    assert edit["code"] == 404  # the button creates; editing needs the panel's own privileges (none: unseen)
+    copy = carol.ok("POST", "/api/dyreport/panel/import", json={"bundle": bundle})
+    assert copy["id"] != acme.overview and copy["privileges"] == "view,export,manage"
+    foreign = json.loads(json.dumps(bundle))
+    foreign["datasets"][0]["tableName"] = "no_such_table_anywhere"
+    answer = carol.post("/api/dyreport/panel/import", json={"bundle": foreign})
+    assert answer["code"] == 403 and "administrators" in answer["msg"], answer
+    for pid in (mine["id"], copy["id"]):
+        carol.ok("POST", f"/api/dyreport/panel/delete/{pid}")
+    admin_client.ok("POST", f"/api/dyreport/panel/delete/{someone_elses['id']}")
+
+
 def test_tenant_isolation(acme, client):
     """Globex sees none of Acme's datasets, views, panels or links; ids answer like missing ones."""
     bob = client.signed_in("bob")

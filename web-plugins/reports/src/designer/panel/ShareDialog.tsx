@@ -49,11 +49,18 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
     }
   };
 
+  /** The tenant requires a password on every link: the link is turned on with one, which cannot be removed. */
+  const pwdRequired = !!link?.pwdRequired;
+  /** Whether turning the link on must carry the password typed here (it has none yet). */
+  const needsPwd = pwdRequired && !link?.enablePwd;
+
   /** The link is made (or turned back on) only here: opening the dialog leaves the panel private. */
   const enable = async () => {
+    if (needsPwd && !validLinkPassword(pwd)) return setPwdError(t('share.pwdRule'));
+    setPwdError('');
     setBusy(true);
     try {
-      const next = await designerApi.enableShareLink(panelId);
+      const next = await designerApi.enableShareLink(panelId, needsPwd ? pwd : undefined);
       setLink(next);
       setPwd(next.pwd || '');
       message.success(t('share.enabled'));
@@ -77,6 +84,23 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
     }
   };
 
+  /** Tenant administrators: require (or stop requiring) a password on every link of the organisation. */
+  const requirePwd = async (on: boolean) => {
+    if (!link) return;
+    setBusy(true);
+    try {
+      const saved = await designerApi.saveReportSettings({ requireLinkPassword: on });
+      setLink({ ...link, pwdRequired: saved.requireLinkPassword });
+      message.success(t('share.requirePwdSaved'));
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const randomPwd = () => setPwd(String(Math.floor(Math.random() * 10000)).padStart(4, '0'));
+
   const savePassword = () => {
     if (!validLinkPassword(pwd)) return setPwdError(t('share.pwdRule'));
     setPwdError('');
@@ -88,8 +112,25 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
     <Modal open={open} title={t('share.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>} destroyOnHidden width={560}>
       {!link ? <Spin /> : (
         <div data-testid="share-dialog" data-link-id={link.id ?? ''}>
+          {link.canRequirePwd && (
+            <Field label={t('share.requirePwd')}>
+              <Switch data-testid="share-require-pwd" checked={pwdRequired} loading={busy} onChange={(on) => void requirePwd(on)} />
+            </Field>
+          )}
+          {!link.valid && needsPwd && (
+            <Field label={t('share.password')}>
+              <Typography.Paragraph data-testid="share-pwd-required" type="secondary" style={{ marginBottom: 8 }}>
+                {t('share.pwdRequired')}
+              </Typography.Paragraph>
+              <Space.Compact style={{ width: '100%' }}>
+                <Input data-testid="share-pwd" maxLength={4} inputMode="numeric" value={pwd} status={pwdError ? 'error' : undefined} placeholder="0000" onChange={(e) => setPwd(e.target.value)} style={{ width: 110 }} />
+                <Button data-testid="share-pwd-random" onClick={randomPwd}>{t('share.random')}</Button>
+              </Space.Compact>
+              {pwdError && <span data-testid="share-pwd-error" style={{ color: '#d4380d' }}>{pwdError}</span>}
+            </Field>
+          )}
           <Field label={t('share.enable')}>
-            <Switch data-testid="share-enable" checked={link.valid} loading={busy} onChange={(on) => void (on ? enable() : update({ valid: false }, 'share.revoked'))} />
+            <Switch data-testid="share-enable" checked={link.valid} loading={busy} disabled={!link.valid && needsPwd && !validLinkPassword(pwd)} onChange={(on) => void (on ? enable() : update({ valid: false }, 'share.revoked'))} />
           </Field>
           {link.valid && link.id && (
             <>
@@ -100,17 +141,18 @@ export function ShareDialog({ panelId, open, onClose }: { panelId: string; open:
               </Field>
               <Field label={t('share.password')}>
                 <Space.Compact style={{ width: '100%' }}>
-                  <Switch data-testid="share-pwd-enable" checked={link.enablePwd} onChange={(on) => (on ? (validLinkPassword(pwd) ? void update({ enablePwd: true, pwd }) : setLink({ ...link, enablePwd: true })) : void update({ enablePwd: false }))} style={{ marginRight: 8 }} />
+                  <Switch data-testid="share-pwd-enable" checked={link.enablePwd} disabled={pwdRequired && link.enablePwd} onChange={(on) => (on ? (validLinkPassword(pwd) ? void update({ enablePwd: true, pwd }) : setLink({ ...link, enablePwd: true })) : void update({ enablePwd: false }))} style={{ marginRight: 8 }} />
                   {link.enablePwd && (
                     <>
                       <Input data-testid="share-pwd" maxLength={4} inputMode="numeric" value={pwd} status={pwdError ? 'error' : undefined} placeholder="0000" onChange={(e) => setPwd(e.target.value)} style={{ width: 110 }} />
-                      <Button data-testid="share-pwd-random" onClick={() => setPwd(String(Math.floor(Math.random() * 10000)).padStart(4, '0'))}>{t('share.random')}</Button>
+                      <Button data-testid="share-pwd-random" onClick={randomPwd}>{t('share.random')}</Button>
                       <Button data-testid="share-pwd-save" type="primary" loading={busy} onClick={savePassword}>{t('common.save')}</Button>
                     </>
                   )}
                 </Space.Compact>
                 {pwdError && <span data-testid="share-pwd-error" style={{ color: '#d4380d' }}>{pwdError}</span>}
                 {link.locked && <Typography.Text type="warning">{t('share.locked')}</Typography.Text>}
+                {pwdRequired && <Typography.Text data-testid="share-pwd-required" type="secondary">{t('share.pwdRequired')}</Typography.Text>}
               </Field>
               <Field label={t('share.expiry')}>
                 <DatePicker

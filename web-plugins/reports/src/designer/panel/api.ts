@@ -3,7 +3,7 @@ import { request, upload } from '@atrium/sdk';
 import { SERVICE } from '../../api';
 import type { ChartView } from '../../model/types';
 import type { Dataset } from '../data/types';
-import type { Draft, Grant, JumpInfoEntry, LinkageTarget, PanelListItem, PanelVersion, ShareLink, ShareLinkUpdate, Subjects } from './types';
+import type { Draft, Grant, JumpInfoEntry, LinkageTarget, PanelListItem, PanelVersion, ReportSettings, ShareLink, ShareLinkUpdate, Subjects } from './types';
 
 const path = (p: string) => `${SERVICE}/${p}`;
 const id = (v: string) => encodeURIComponent(v);
@@ -55,7 +55,9 @@ export const designerApi = {
     request<unknown>(path('linkJump/updateJumpSet'), { method: 'POST', data: { panelId, sourceViewId, linkJumpInfoArray }, silent: true }),
 
   shareLink: (panelId: string) => request<ShareLink>(path(`api/link/currentGenerator/${id(panelId)}`), { method: 'POST', data: {}, silent: true }),
-  enableShareLink: (panelId: string) => request<ShareLink>(path(`api/link/enable/${id(panelId)}`), { method: 'POST', data: {}, silent: true }),
+  /** With `pwd`, the link is turned on behind that password (needed when the tenant requires one). */
+  enableShareLink: (panelId: string, pwd?: string) => request<ShareLink>(path(`api/link/enable/${id(panelId)}`), { method: 'POST', data: pwd ? { pwd } : {}, silent: true }),
+  saveReportSettings: (body: ReportSettings) => request<ReportSettings>(path('settings'), { method: 'POST', data: body, silent: true }),
   updateShareLink: (body: ShareLinkUpdate) => request<ShareLink>(path('api/link/update'), { method: 'POST', data: body, silent: true }),
   rotateShareLink: (linkId: string) => request<ShareLink>(path('api/link/rotate'), { method: 'POST', data: { id: linkId }, silent: true }),
 

@@ -73,6 +73,15 @@ export interface ShareLink {
   /** Other sites may frame the link page (their origins in `embedOrigins`). */
   allowEmbed?: boolean;
   embedOrigins?: string[];
+  /** The tenant requires a password on every link: it is turned on with one, and the password stays on. */
+  pwdRequired?: boolean;
+  /** The caller (a tenant administrator) may switch that rule. */
+  canRequirePwd?: boolean;
+}
+
+/** The tenant's reports settings (tenant administrators). */
+export interface ReportSettings {
+  requireLinkPassword: boolean;
 }
 
 export interface ShareLinkUpdate {
