@@ -12,6 +12,13 @@ translations, the OpenAPI document, signs in (the password RSA-encrypted as the 
 reads the manifest, then every remote the manifest lists; and it scaffolds a plugin from the installed
 templates. Each file served must be byte for byte the one inside the installed package.
 
+Then, against the same server, Debian's Chromium (``/usr/bin/chromium``, skipped when missing) signs in as
+admin through the sign-in page and opens the home page, a demo report panel under /dynamic-report (its views
+drawn), the demo leave-request form and the admin console's user screen, each checked by what it shows, with
+no page error and no asset or plugin file missing. Playwright's sync API runs in a thread of its own (as in
+test_plugin_package.py), away from the test's main thread. Both checks share one test, so the wheel is built,
+installed and started once per run, whichever worker takes it.
+
 Dependencies: installing them all from the package index into the new environment takes about a hundred
 seconds here, on top of building the wheel, so by default the wheel goes in with ``--no-deps`` and the
 environment sees the project's own environment's packages through a ``.pth`` file naming its
@@ -33,15 +40,22 @@ import sys
 import sysconfig
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from atrium.sdk.testing import AtriumClient
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 120
+# how long a page of the installed server may take to show its content in Chromium (ms); a plugin's first
+# page fetches its remote and the chunks it needs
+SHOWN = 30_000
+REPORT_PANEL = "销售总览"  # the demo's sales overview panel
 # run by the new environment's Python: where the kernel, its assets and the transfer plugin's templates are
 WHERE = """
 import json
@@ -137,6 +151,7 @@ def installed(tmp_path: Path) -> Iterator[tuple[Path, dict[str, float]]]:
     yield venv, timings
 
 
+@pytest.mark.timeout(600)  # the wheel's build and install, then the server over HTTP and in Chromium
 def test_wheel_serves_the_portal_from_the_installed_package(
     installed: tuple[Path, dict[str, float]], tmp_path: Path
 ) -> None:
@@ -215,6 +230,15 @@ def test_wheel_serves_the_portal_from_the_installed_package(
                 entry = http.get(url)
                 assert entry.status_code == 200, url
                 assert entry.content == (remotes[name] / "remoteEntry.js").read_bytes(), url
+
+            if Path(CHROMIUM).exists():
+                panels = {p["name"]: p["id"] for p in admin.ok("GET", "/api/dyreport/panel/list")}
+                assert REPORT_PANEL in panels, f"no demo panel {REPORT_PANEL}: {sorted(panels)}"
+                started = time.monotonic()
+                in_browser(base, lambda page: the_pages_in_chromium(page, base, panels[REPORT_PANEL]))
+                timings["browser"] = round(time.monotonic() - started, 1)
+            else:
+                print(f"\n{CHROMIUM} is not installed: the pages were not opened in a browser")
     finally:
         server.terminate()
         try:
@@ -224,3 +248,97 @@ def test_wheel_serves_the_portal_from_the_installed_package(
             server.wait()
         log.close()
     print(f"\nwheel timings (s): {timings}")
+
+
+def in_browser(base: str, check: Any) -> None:
+    """Runs `check(page)` in Chromium, in a thread of its own, in English; addresses outside the server are
+    answered locally. Fails on any page error, or an asset, plugin or i18n file the server did not serve."""
+    from playwright.sync_api import sync_playwright
+
+    def run() -> None:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+                context.add_cookies([{"name": "language", "value": "en-us", "url": base}])
+
+                def outside(route: Any) -> None:
+                    url = route.request.url
+                    if url.startswith((base, "data:", "blob:", "about:")):
+                        route.fallback()
+                    else:
+                        route.fulfill(status=200, content_type="text/html", body="<html><body></body></html>")
+
+                context.route("**/*", outside)
+                page = context.new_page()
+                page.set_default_timeout(SHOWN)
+                errors: list[str] = []
+                missing: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                files = tuple(f"{base}{prefix}" for prefix in ("/assets/", "/plugins/", "/i18n/"))
+
+                def served(response: Any) -> None:
+                    if response.url.startswith(files) and response.status >= 400:
+                        missing.append(f"{response.status} {response.url}")
+
+                page.on("response", served)
+                try:
+                    check(page)
+                except Exception as e:
+                    raise AssertionError(f"{e}\npage errors: {errors}\nnot served: {missing}") from e
+                assert errors == [], f"page errors: {errors}"
+                assert missing == [], f"files not served: {missing}"
+            finally:
+                browser.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run).result()
+
+
+# every view of the panel finished loading, and every chart drew
+VIEWS_READY = """() => {
+    const vs = Array.from(document.querySelectorAll('[data-testid=report-view]'));
+    return vs.length > 0 && vs.every(v => {
+        if (v.dataset.state !== 'ready') return false;
+        const c = v.querySelector('.rpt-chart');
+        return !c || c.dataset.rendered === '1';
+    });
+}"""
+
+
+def the_pages_in_chromium(page: Any, base: str, panel_id: str) -> None:
+    """Admin signs in on the sign-in page, then opens the home page, a report panel, a form and the admin
+    console, each shown with its content."""
+    from playwright.sync_api import expect
+
+    page.goto(base + "/login")
+    page.locator("#account").fill("admin")
+    page.locator("#password").fill("Admin@123")
+    page.locator("#agree").check()
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/home")
+
+    # home: the shell (sidebar with its menus) and the home page's cards
+    home = page.get_by_test_id("home-page")
+    expect(home).to_be_visible()
+    expect(page.get_by_test_id("sidebar")).to_contain_text("Workbench")
+    expect(home.locator(".ant-card").first).to_be_visible()
+
+    # a report panel: the reports plugin's remote, the panel's views loaded and drawn
+    page.goto(f"{base}/dynamic-report?panelId={panel_id}")
+    expect(page.get_by_test_id("report-panel")).to_be_visible()
+    page.wait_for_function(VIEWS_READY, timeout=SHOWN)
+    assert page.locator("[data-testid=report-view] .rpt-chart").count() > 0
+
+    # a form: the forms plugin draws the demo leave request with its fields
+    page.goto(base + "/dynamic-form/render/leave-request?layoutId=L1")
+    form = page.locator(".at-page")
+    expect(form).to_contain_text("Leave request")
+    expect(page.get_by_test_id("field-applicant").locator("input")).to_be_visible()
+    expect(page.get_by_test_id("field-leaveType")).to_be_visible()
+    expect(page.get_by_test_id("form-submit")).to_be_visible()
+
+    # the admin console: the user screen lists the demo accounts
+    page.goto(base + "/system_manage/users")
+    expect(page.locator(".at-page tr", has_text="alice").first).to_be_visible()
+    expect(page.locator(".at-page")).to_contain_text("supervisor")

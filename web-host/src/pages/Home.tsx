@@ -106,10 +106,11 @@ export function Home() {
         {[
           { key: 'loginTotal', title: own('loginTotal'), value: loginTotal, icon: <LoginIcon /> },
           { key: 'today', title: own('todayLogins'), value: today, icon: <UserIcon /> },
-          { key: 'visitTotal', title: own('clickTotal'), value: behavior?.stats.clickTotal ?? visitTotal, icon: <ThunderboltIcon /> },
+          // a member's own clicks are counted by the tracking plugin's cards when it is on
+          ...(tracked && behavior?.mine ? [] : [{ key: 'visitTotal', title: own('clickTotal'), value: behavior?.stats.clickTotal ?? visitTotal, icon: <ThunderboltIcon /> }]),
           { key: 'pages', title: t('home.menuCount'), value: pages, icon: <StarFilledIcon /> },
-        ].map((s) => (
-          <Col key={s.key} xs={12} md={6}>
+        ].map((s, _i, all) => (
+          <Col key={s.key} xs={12} md={24 / all.length}>
             <Card variant="borderless" data-testid={`stat-${s.key}`}>
               <Statistic title={s.title} value={s.value} prefix={<span style={{ color: 'var(--at-primary)', marginRight: 4 }}>{s.icon}</span>} loading={logins === null} />
             </Card>
