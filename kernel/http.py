@@ -109,7 +109,7 @@ async def whole_body(request: Request) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_JSON_BODY:
-            raise BadRequest("error.body_too_large")
+            raise BadRequest("error.body_too_large", code=413)
         chunks.append(chunk)
         if not message.get("more_body", False):
             break

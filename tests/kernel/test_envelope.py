@@ -96,7 +96,7 @@ def test_a_form_without_its_boundary_is_a_bad_request(user_client, make_client, 
 def test_body_too_large(user_client):
     big = json.dumps({"keys": ["x" * 1000] * 2200}).encode()
     answer = user_client.post(NUM, content=big, headers={"content-type": "application/json"})
-    assert answer == {"code": 400, "msg": "The request body is too large", "data": None}
+    assert answer == {"code": 413, "msg": "The request body is too large", "data": None}
 
 
 @pytest.mark.parametrize(
