@@ -165,10 +165,21 @@ def test_closing_the_active_tab_goes_to_the_last_tab(admin_page, live_server):
     page = admin_page
     user_menu(page, "Personal centre", "/person-info")
     frame_path = open_partner(page)
-    page.get_by_test_id(f"tab-{frame_path}").locator(
-        "xpath=ancestor::div[contains(@class,'ant-tabs-tab')]"
-    ).get_by_role("button").click()
-    page.wait_for_url("**/person-info")
+    close = (
+        page.get_by_test_id(f"tab-{frame_path}")
+        .locator("xpath=ancestor::div[contains(@class,'ant-tabs-tab')]")
+        .get_by_role("button")
+    )
+    # the new tab's strip re-renders once the framed page reports its title; a click in that instant lands on
+    # the button being replaced, so it is clicked again while the tab is still open
+    for attempt in range(3):
+        close.click()
+        try:
+            expect(page).to_have_url(re.compile(r"/person-info$"), timeout=4000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
 
 
 def test_set_and_cancel_default_tab(admin_page, live_server):
