@@ -4,6 +4,7 @@ holders of `tracking:stats` (the platform for super administrators), everyone el
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pytest
@@ -155,7 +156,7 @@ def test_alice_the_demo_viewer_sees_her_own_and_the_supervisor_acmes(
     settle(kernel)
 
     mine = dashboard(user_client, days=30)
-    since = mine["summary"]["series"][0]["date"]
+    since = date.fromisoformat(mine["summary"]["series"][0]["date"])
     with tenant_scope(1001), kernel.db():
         db = session()
         own = db.execute(
