@@ -19,8 +19,8 @@ from atrium.kernel.scheduler import HOUSEKEEPING_ID, _Claimed
 from atrium.kernel.services.tasks import ThreadTaskRunner
 from atrium.sdk.testing import AtriumClient
 
-#: these assert the embedded mode (in-process tasks, heartbeats in the database); with Redis the same calls read
-#: the RQ queue and the heartbeat keys instead
+#: these assert the embedded mode (in-process tasks, heartbeats in the database); with Redis the same calls
+#: read the RQ queue and the heartbeat keys instead
 IN_PROCESS_ONLY = pytest.mark.skipif(
     bool(os.environ.get("ATRIUM_TEST_REDIS_URL")), reason="asserts the embedded (no Redis) mode"
 )
