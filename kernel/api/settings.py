@@ -195,14 +195,9 @@ def _days(n: int) -> list[str]:
     return [(today - timedelta(days=i)).isoformat() for i in range(n - 1, -1, -1)]
 
 
-#: the button that shows tenant-wide usage figures to a member who is no administrator
+#: the button that shows tenant-wide usage figures (the platform's to super administrators) to a member who
+#: is no administrator; everyone else sees their own
 USAGE_GRANT = "tracking:stats"
-
-
-def _tenant_wide() -> bool:
-    """Whether the caller sees the tenant's (or, for super administrators, the platform's) figures; everyone
-    else sees their own."""
-    return holds_grant(USAGE_GRANT)
 
 
 @router.get("/login-log/user-7day-login-count")
@@ -211,7 +206,7 @@ def login_7day() -> list[dict[str, Any]]:
     administrators and holders of `tracking:stats`, else the caller's own; from the usage-tracking plugin's
     store when it is enabled here, else from the kernel's sign-in log."""
     su = current_context().require_user()
-    wide = _tenant_wide()
+    wide = holds_grant(USAGE_GRANT)
     tracked = _tracked_usage(7) if wide else None
     if tracked and "loginSeries" in tracked:
         return [{"date": str(d["date"]), "count": int(d["count"])} for d in tracked["loginSeries"]]
@@ -232,7 +227,7 @@ def behavior_7day() -> dict[str, Any]:
     """Click totals, active users and top menus over the last seven days in the current tenant (`scope`
     "tenant"), or the caller's own (`scope` "mine") for members without `tracking:stats`."""
     su = current_context().require_user()
-    wide = _tenant_wide()
+    wide = holds_grant(USAGE_GRANT)
     db = session()
     since = utcnow() - timedelta(days=7)
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tests.bench.bench_transfer import KEYS, ROWS, TENANT, TITLES, fill_source, register
+from tests.bench.bench_transfer import ROWS, TENANT, fill_source, queue_export_task, register
 from tests.bench.rounds import alternate, report_rounds
 from tests.bench.s3_infra import moto_s3
 
@@ -51,28 +51,12 @@ def make_app(storage_url: str) -> tuple[Any, TestClient]:
 def export_once(kernel: Any, storage: Any, cpu: list[float]) -> float:
     """One export task with the platform's storage set to `storage`: wall seconds from its run to done."""
     from atrium.plugins.files import service as files
-    from atrium.plugins.transfer import exporter, runtime
-    from atrium.plugins.transfer.models import DONE, WAITING, ExportTask
+    from atrium.plugins.transfer import exporter
+    from atrium.plugins.transfer.models import DONE, ExportTask
     from atrium.sdk.context import tenant_scope
 
     kernel.storage = storage
-    with tenant_scope(TENANT), kernel.db() as db:
-        task = ExportTask(
-            request_url="bench/rows",
-            function_name="Bench",
-            file_name="bench",
-            status=WAITING,
-            columns=[{"key": k, "title": t, "width": None} for k, t in zip(KEYS, TITLES, strict=True)],
-            params={},
-            sheet_max=100_000,
-            page_rows=1000,
-            owner=runtime.owner(),
-            locale="en-us",
-            user_snapshot={"user_id": 1, "tenant_id": TENANT, "full_name": "Bench"},
-        )
-        db.add(task)
-        db.flush()
-        task_id = task.id
+    task_id = queue_export_task(kernel)
     c0, t0 = time.process_time(), time.perf_counter()
     exporter.run_export(task_id, TENANT)
     elapsed, cpu_s = time.perf_counter() - t0, time.process_time() - c0

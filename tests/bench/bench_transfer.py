@@ -189,9 +189,9 @@ def register(kernel: Any) -> None:
     )
 
 
-def run_export(kernel: Any) -> tuple[Clock, Path, int]:
-    from atrium.plugins.files import service as files
-    from atrium.plugins.transfer import exporter, runtime
+def queue_export_task(kernel: Any) -> int:
+    """A waiting export task over the bench rows, its id (run it with `exporter.run_export`)."""
+    from atrium.plugins.transfer import runtime
     from atrium.plugins.transfer.models import WAITING, ExportTask
     from atrium.sdk.context import tenant_scope
 
@@ -211,7 +211,16 @@ def run_export(kernel: Any) -> tuple[Clock, Path, int]:
         )
         db.add(task)
         db.flush()
-        task_id = task.id
+        return int(task.id)
+
+
+def run_export(kernel: Any) -> tuple[Clock, Path, int]:
+    from atrium.plugins.files import service as files
+    from atrium.plugins.transfer import exporter
+    from atrium.plugins.transfer.models import ExportTask
+    from atrium.sdk.context import tenant_scope
+
+    task_id = queue_export_task(kernel)
     with Clock() as elapsed:
         exporter.run_export(task_id, TENANT)
     with tenant_scope(TENANT), kernel.db() as db:
