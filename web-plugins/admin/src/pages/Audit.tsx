@@ -52,7 +52,7 @@ export function Audit() {
         <Input.Search allowClear placeholder={t('web.search')} onSearch={change(setKeyword)} style={{ width: 220 }} data-testid="audit-search" />
         <Button onClick={exportCsv}>{t('web.export')}</Button>
       </Space>
-      <Table<AuditEntry> rowKey="auditId" size="small" dataSource={data.list} onRow={rowProps} pagination={pager(data.total, page, setPage)} tableLayout="fixed"
+      <Table<AuditEntry> rowKey="auditId" size="small" dataSource={data.list} onRow={rowProps} pagination={pager(data.total, page, setPage)} tableLayout="fixed" scroll={{ x: 980 }}
         columns={[
           { title: t('web.at'), key: 'at', width: 165, render: (_: unknown, row) => localTime(row) },
           { title: t('web.person'), dataIndex: 'who', width: 190, ellipsis: { showTitle: true } },
