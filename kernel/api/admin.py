@@ -361,7 +361,7 @@ def assign_role(body: UserRoleIn) -> None:
     with tenant_scope(tid):
         admin.assign_role(kernel(), body.userId, body.roleId)
         grants_changed()
-    audit("user.role.add", tid, body.userId, after={"roleId": body.roleId})
+    audit("user.role.add", tid, body.userId, after={"role": _role_name(tid, body.roleId)})
 
 
 class SystemQuery(BaseModel):
@@ -892,7 +892,14 @@ def remove_role(body: UserRoleIn) -> None:
         db.flush()
     kernel().local.invalidate("session")
     grants_changed()
-    audit("user.role.remove", tid, body.userId, before={"roleId": body.roleId})
+    audit("user.role.remove", tid, body.userId, before={"role": _role_name(tid, body.roleId)})
+
+
+def _role_name(tenant_id: int, role_id: int) -> str:
+    """How the audit trail names a role: its name, or its id when it is gone."""
+    with tenant_scope(tenant_id):
+        role = session().get(Role, role_id)
+    return role.name if role is not None else str(role_id)
 
 
 class PermissionQuery(BaseModel):

@@ -251,9 +251,16 @@ class _Names:
         self.tenants: dict[int, str] = {}
         for r in rows:
             tid = _int(r.target) if r.target_type == "tenant" and not r.target_name else None
-            if tid is not None and tid not in self.tenants:
-                info = directory.tenant(tid)
-                self.tenants[tid] = info.name if info is not None else ""
+            for key in (tid, r.tenant_id):
+                if key is not None and key not in self.tenants:
+                    info = directory.tenant(key)
+                    self.tenants[key] = info.name if info is not None else ""
+
+    def tenant(self, r: AuditRecord) -> str:
+        """The name of the tenant the record belongs to (its id when the tenant is gone)."""
+        if r.tenant_id is None:
+            return ""
+        return self.tenants.get(r.tenant_id) or str(r.tenant_id)
 
     def who(self, r: AuditRecord) -> tuple[str, str]:
         """(full name, full name and account)."""
@@ -292,6 +299,7 @@ def _words(r: AuditRecord, names: _Names, locale: str) -> dict[str, Any]:
     items = audit_words.changes(locale, r.before, r.after)
     return {
         "userFullName": full,
+        "tenantName": names.tenant(r),
         "who": who,
         "actionText": action,
         "targetTypeText": type_text,
@@ -365,6 +373,7 @@ EXPORT_COLUMNS = [
     "auditId",
     "at",
     "tenantId",
+    "tenantName",
     "userId",
     "account",
     "userFullName",
@@ -401,6 +410,7 @@ def audit_csv(f: AuditFilter) -> str:
                     str(r.id),
                     audit_words.stamp(r.at - shift),
                     "" if r.tenant_id is None else r.tenant_id,
+                    w["tenantName"],
                     "" if r.user_id is None else r.user_id,
                     r.account,
                     w["userFullName"],

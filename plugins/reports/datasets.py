@@ -10,7 +10,7 @@ on the server and need a super administrator too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -205,9 +205,11 @@ def list_tables(src: sources.Source) -> list[str]:
 
 def delete_datasource(ds_id: str) -> None:
     row = get_datasource(ds_id)
-    used = session().execute(
-        select(sa.func.count()).select_from(Dataset).where(Dataset.datasource_id == ds_id)
-    ).scalar_one()
+    used = (
+        session()
+        .execute(select(sa.func.count()).select_from(Dataset).where(Dataset.datasource_id == ds_id))
+        .scalar_one()
+    )
     if used:
         raise BadRequest("reports:datasource.in_use", count=used)
     session().delete(row)
@@ -270,7 +272,7 @@ def detect_columns(ds: Dataset) -> list[tuple[str, str]]:
         out = [(c["name"], type_of_sqla(c["type"])) for c in cols]
         if src.flavour == "sqlite":
             # SQLite declares little: refine text columns from sample values (dates kept as text)
-            sample = conn.execute(
+            sample: Sequence[sa.Row[*tuple[Any, ...]]] = conn.execute(
                 sa.select(*[sa.column(n) for n, _ in out])
                 .select_from(sa.table(name, schema=schema or None))
                 .limit(200)

@@ -14,7 +14,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from atrium.sdk.kept import Kept
 from atrium.sdk.services import services
 
 log = structlog.get_logger("atrium.reports.extract")
-DIALECT = postgresql.dialect(paramstyle="qmark")
+DIALECT = postgresql.dialect(paramstyle="qmark")  # type: ignore[no-untyped-call]  # unannotated in SQLAlchemy
 BATCH = 50_000
 ARROW_TYPES = {"text": pa.string(), "integer": pa.int64(), "float": pa.float64(), "time": pa.timestamp("us")}
 _db: duckdb.DuckDBPyConnection | None = None
@@ -304,7 +304,9 @@ def _write(ds: Dataset) -> tuple[str, int]:
             result = conn.execution_options(stream_results=True, yield_per=BATCH).execute(stmt)
             with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
                 for part in result.partitions(BATCH):
-                    columns = list(zip(*part, strict=True)) if part else [[] for _ in fields]
+                    columns: list[Sequence[Any]] = (
+                        list(zip(*part, strict=True)) if part else [[] for _ in fields]
+                    )
                     arrays = [_array(list(col), f) for col, f in zip(columns, fields, strict=True)]
                     writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
                     total += len(part)

@@ -126,6 +126,10 @@ def default_role(field_type: str) -> str:
 
 
 def sa_type(field_type: str) -> sa.types.TypeEngine[Any]:
-    return {"integer": sa.BigInteger(), "float": sa.Float(), "time": sa.DateTime(), "text": sa.String()}[
-        field_type
-    ]
+    types: dict[str, sa.types.TypeEngine[Any]] = {
+        "integer": sa.BigInteger(),
+        "float": sa.Float(),
+        "time": sa.DateTime(),
+        "text": sa.String(),
+    }
+    return types[field_type]

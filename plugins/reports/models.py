@@ -10,11 +10,15 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import BigInteger, Boolean, DateTime, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from atrium.sdk.db import BigId, TenantScoped, Timestamps, declarative_base
+from atrium.sdk.db import BigId, TenantScoped, Timestamps, new_metadata
 
-Base = declarative_base("reports")
+
+class Base(DeclarativeBase):
+    """The reports plugin's own metadata (its own migration history)."""
+
+    metadata = new_metadata()
 
 
 def new_id() -> str:

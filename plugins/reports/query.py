@@ -8,9 +8,10 @@ dataset's metadata (quoted by SQLAlchemy) and server constants ever become SQL t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -61,7 +62,7 @@ class Axis:
     sort: str = "none"
     date_style: str = ""
     date_pattern: str = "date_sub"
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def is_quota(self) -> bool:
@@ -113,7 +114,7 @@ class Relation:
             if not f.is_record_count and not f.is_calculated
         ]
         if sql:
-            self.base: Any = sa.text(clean_sql(sql)).columns(*cols).subquery("ds")
+            self.base: sa.FromClause = sa.text(clean_sql(sql)).columns(*cols).subquery("ds")
         else:
             self.base = sa.table(table, *cols, schema=schema)
         self._cols = {c.name: c for c in self.base.c}
@@ -124,7 +125,7 @@ class Relation:
             return sa.String()
         return sa_type(f.source_type)
 
-    def column(self, f: FieldInfo) -> Any:
+    def column(self, f: FieldInfo) -> ColumnElement[Any]:
         if f.is_calculated:
             sql = calcfields.render(f.expression, self.flavour, self._physical)
             return sa.literal_column(sql, self._source_type(f))
@@ -133,7 +134,7 @@ class Relation:
         except KeyError:
             raise BadRequest("reports:field.not_found", id=f.id) from None
 
-    def value(self, f: FieldInfo) -> Any:
+    def value(self, f: FieldInfo) -> ColumnElement[Any]:
         """The field as its declared type (a cast when the admin declared another type than the source's)."""
         col = self.column(f)
         if f.type == f.source_type:
@@ -144,7 +145,7 @@ class Relation:
             return sa.cast(col, sa.String)
         return sa.cast(col, sa_type(f.type))
 
-    def time(self, f: FieldInfo) -> Any:
+    def time(self, f: FieldInfo) -> ColumnElement[Any]:
         """A time field in a form that compares with bound values: text 'YYYY-MM-DD HH:MM:SS' on SQLite."""
         col = self.column(f)
         if self.flavour == "sqlite":
@@ -153,7 +154,7 @@ class Relation:
             return col
         return sa.cast(col, sa.DateTime)
 
-    def time_bind(self, at: datetime) -> Any:
+    def time_bind(self, at: datetime) -> datetime | str:
         if self.flavour == "sqlite":
             return at.strftime("%Y-%m-%d %H:%M:%S")
         return at
@@ -229,10 +230,9 @@ class Relation:
             return sa.or_(clause, col.is_(None)) if None in values else clause
         if op == "like":
             return col.like(like_pattern(str(values[0])), escape="\\")
-        if op == "ge":
-            return col >= values[0]
-        if op == "le":
-            return col <= values[0]
+        if op in ("ge", "le"):
+            bound: object = values[0]  # not Any: a comparison with Any is Any to mypy
+            return col >= bound if op == "ge" else col <= bound
         return col.between(values[0], values[1])
 
     def _time_where(self, f: FieldInfo, op: str, values: tuple[Any, ...]) -> ColumnElement[bool]:

@@ -323,9 +323,9 @@ def pivot(
         )
     column_totals = {}
     for r in col_totals:
-        path = "|".join("" if v is None else str(plain(v)) for v in r[:nc])
+        joined = "|".join("" if v is None else str(plain(v)) for v in r[:nc])
         for i, key in enumerate(qkeys):
-            column_totals[f"{path}|{key}" if nc else key] = plain(r[nc + i], ints[i])
+            column_totals[f"{joined}|{key}" if nc else key] = plain(r[nc + i], ints[i])
     return {
         "rowFields": [a.key for a in rows_dims],
         "columnFields": [a.key for a in col_dims],

@@ -24,8 +24,10 @@ def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataReque
     from atrium.plugins.reports.access import get_panel, session_viewer
     from atrium.plugins.reports.routes_chart import view_on_panel
 
-    inner = params.get("params") if isinstance(params.get("params"), dict) else params
-    view = inner.get("view") if isinstance(inner.get("view"), dict) else {}
+    nested = params.get("params")
+    inner: dict[str, Any] = nested if isinstance(nested, dict) else params
+    named = inner.get("view")
+    view: dict[str, Any] = named if isinstance(named, dict) else {}
     view_id = str(inner.get("viewId") or view.get("id") or "")
     panel_id = str(inner.get("panelId") or view.get("panelId") or view.get("sceneId") or "")
     panel, _ = get_panel(panel_id, session_viewer(), "export")

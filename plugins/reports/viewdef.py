@@ -139,7 +139,7 @@ def from_body(body: ViewBody) -> dict[str, Any]:
     check_kind(body.type, body.render)
     if body.stylePriority not in ("panel", "view"):
         raise BadRequest("reports:view.style_priority")
-    d = {
+    d: dict[str, Any] = {
         "id": body.id,
         "panelId": body.panelId,
         "tableId": body.tableId,

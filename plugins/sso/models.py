@@ -6,11 +6,15 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from atrium.sdk.db import BigId, TenantScoped, Timestamps, declarative_base
+from atrium.sdk.db import BigId, TenantScoped, Timestamps, new_metadata
 
-Base = declarative_base("sso")
+
+class Base(DeclarativeBase):
+    """The sso plugin's own metadata (its own migration history)."""
+
+    metadata = new_metadata()
 
 
 class SsoConfig(TenantScoped, Timestamps, Base):

@@ -83,9 +83,7 @@ class DailyUser(TenantScoped, Base):
 
     __tablename__ = "tracking_daily_user"
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     loads: Mapped[int] = mapped_column(Integer, default=0)
     visits: Mapped[int] = mapped_column(Integer, default=0)
@@ -98,9 +96,7 @@ class DailyTenant(TenantScoped, Base):
 
     __tablename__ = "tracking_daily_tenant"
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     loads: Mapped[int] = mapped_column(Integer, default=0)
     visits: Mapped[int] = mapped_column(Integer, default=0)
     clicks: Mapped[int] = mapped_column(Integer, default=0)
@@ -113,9 +109,7 @@ class DailyMenu(TenantScoped, Base):
 
     __tablename__ = "tracking_daily_menu"
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     menu_key: Mapped[str] = mapped_column(String(512), primary_key=True)
     menu_name: Mapped[str] = mapped_column(String(128), default="")
     visits: Mapped[int] = mapped_column(Integer, default=0)
@@ -128,9 +122,7 @@ class DailyApp(TenantScoped, Base):
 
     __tablename__ = "tracking_daily_app"
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     app_code: Mapped[str] = mapped_column(String(64), primary_key=True)
     app_name: Mapped[str] = mapped_column(String(128), default="")
     loads: Mapped[int] = mapped_column(Integer, default=0)
@@ -143,9 +135,7 @@ class DailyUserMenu(TenantScoped, Base):
     __tablename__ = "tracking_daily_user_menu"
     __table_args__ = (Index("ix_tracking_daily_user_menu_user", "tenant_id", "user_id", "day"),)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     menu_key: Mapped[str] = mapped_column(String(512), primary_key=True)
     menu_name: Mapped[str] = mapped_column(String(128), default="")
@@ -159,9 +149,7 @@ class DailyUserApp(TenantScoped, Base):
     __tablename__ = "tracking_daily_user_app"
     __table_args__ = (Index("ix_tracking_daily_user_app_user", "tenant_id", "user_id", "day"),)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    tenant_id: Mapped[int] = mapped_column(  # type: ignore[assignment]
-        BigInteger, primary_key=True, index=True
-    )
+    tenant_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     app_code: Mapped[str] = mapped_column(String(64), primary_key=True)
     app_name: Mapped[str] = mapped_column(String(128), default="")

@@ -9,7 +9,7 @@ more, so well-formed batches, nearly all of them, pay for one native pass and a 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
@@ -50,29 +50,34 @@ BLANK: dict[str, Any] = {**dict.fromkeys(STRINGS.values(), ""), **dict.fromkeys(
 CLAMPED = ("greater_than_equal", "less_than_equal", "int_from_float")
 """Pydantic's errors for a number the README says is clamped (a fraction is cut)."""
 
-TrackRecord = TypedDict(  # type: ignore[misc]
-    "TrackRecord",
-    {
-        "eventType": int | None,
-        "type": int | None,
-        "timestamp": int | float | str | None,
-        **{
-            column: Annotated[
-                str, StringConstraints(max_length=STR_COLUMNS[column]), Field(validation_alias=wire)
-            ]
-            for wire, column in STRINGS.items()
+if TYPE_CHECKING:
+    # the keys are computed from the column maps, which a type checker cannot follow: to it a record is
+    # what the adapter returns, a plain dict
+    TrackRecord = dict[str, Any]
+else:
+    TrackRecord = TypedDict(
+        "TrackRecord",
+        {
+            "eventType": int | None,
+            "type": int | None,
+            "timestamp": int | float | str | None,
+            **{
+                column: Annotated[
+                    str, StringConstraints(max_length=STR_COLUMNS[column]), Field(validation_alias=wire)
+                ]
+                for wire, column in STRINGS.items()
+            },
+            **{
+                column: Annotated[int, Field(ge=0, le=INT_MAX, validation_alias=wire)]
+                for wire, column in NUMBERS.items()
+            },
         },
-        **{
-            column: Annotated[int, Field(ge=0, le=INT_MAX, validation_alias=wire)]
-            for wire, column in NUMBERS.items()
-        },
-    },
-    total=False,
-)
-TrackRecord.__pydantic_config__ = ConfigDict(  # type: ignore[attr-defined]
-    str_strip_whitespace=True, coerce_numbers_to_str=True, extra="ignore"
-)
-RECORDS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[TrackRecord])  # type: ignore[valid-type]
+        total=False,
+    )
+    TrackRecord.__pydantic_config__ = ConfigDict(
+        str_strip_whitespace=True, coerce_numbers_to_str=True, extra="ignore"
+    )
+RECORDS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[TrackRecord])
 
 
 def rows_of(

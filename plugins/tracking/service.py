@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, TypeVar, cast
 
-from sqlalchemy import Date, Table, and_, case, delete, func, insert, literal, select, text
+from sqlalchemy import Date, String, Table, and_, case, delete, func, insert, literal, select, text
 
 from atrium.plugins.tracking.buffer import Buffer
 from atrium.plugins.tracking.bulk import write_rows
@@ -40,8 +40,8 @@ from atrium.sdk.services import Services, services
 
 T = TypeVar("T")
 
-EVENTS = TrackingEvent.__table__
-STR_COLUMNS = {c.name: c.type.length for c in EVENTS.columns if getattr(c.type, "length", None)}
+EVENTS = cast(Table, TrackingEvent.__table__)
+STR_COLUMNS = {c.name: c.type.length for c in EVENTS.columns if isinstance(c.type, String) and c.type.length}
 
 # ---------------------------------------------------------------------------------------------------------
 # the write buffer, one per running platform
@@ -141,13 +141,14 @@ def rollup_day(day: date) -> None:
     in_day = and_(TrackingEvent.at >= start, TrackingEvent.at < end)
     d = literal(day, Date)
     for model in (DailyUser, DailyTenant, DailyMenu, DailyApp, DailyUserMenu, DailyUserApp):
-        db.execute(delete(model.__table__).where(model.__table__.c.day == day))
+        table = cast(Table, model.__table__)
+        db.execute(delete(table).where(table.c.day == day))
 
     def count(kind: int) -> Any:
         return func.sum(case((TrackingEvent.event_type == kind, 1), else_=0))
 
     db.execute(
-        insert(DailyUser.__table__).from_select(
+        insert(cast(Table, DailyUser.__table__)).from_select(
             ["day", "tenant_id", "user_id", "loads", "visits", "clicks", "logins"],
             select(
                 d,
@@ -164,7 +165,7 @@ def rollup_day(day: date) -> None:
     )
     u = DailyUser.__table__.c
     db.execute(
-        insert(DailyTenant.__table__).from_select(
+        insert(cast(Table, DailyTenant.__table__)).from_select(
             ["day", "tenant_id", "loads", "visits", "clicks", "users", "logins"],
             select(
                 d,
@@ -181,7 +182,7 @@ def rollup_day(day: date) -> None:
     )
     key = case((TrackingEvent.route_code != "", TrackingEvent.route_code), else_=TrackingEvent.route_path)
     db.execute(
-        insert(DailyMenu.__table__).from_select(
+        insert(cast(Table, DailyMenu.__table__)).from_select(
             ["day", "tenant_id", "menu_key", "menu_name", "visits", "clicks", "stay_ms"],
             select(
                 d,
@@ -197,7 +198,7 @@ def rollup_day(day: date) -> None:
         )
     )
     db.execute(
-        insert(DailyApp.__table__).from_select(
+        insert(cast(Table, DailyApp.__table__)).from_select(
             ["day", "tenant_id", "app_code", "app_name", "loads", "load_ms"],
             select(
                 d,

@@ -179,7 +179,7 @@ def import_template(query: TargetQuery) -> Response:
     target = importer.require_target(query.importId)
     titles = [("*" if f.required else "") + localise(f.label) for f in target.fields]
     buf = io.BytesIO()
-    path = importer.runtime.work_dir("xlsx") / f"template-{time.time_ns()}.xlsx"
+    path = runtime.work_dir("xlsx") / f"template-{time.time_ns()}.xlsx"
     try:
         XlsxRowWriter(path, titles, title=localise(target.name)).close()
         buf.write(path.read_bytes())

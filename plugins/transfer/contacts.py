@@ -119,7 +119,7 @@ TARGET = ImportTarget(
     validate_row=validate,
 )
 
-COLUMNS = [ExportColumn(f.key, f.label["en-us"] if isinstance(f.label, dict) else f.label) for f in FIELDS]
+COLUMNS = [ExportColumn(f.key, f.label if isinstance(f.label, str) else f.label["en-us"]) for f in FIELDS]
 
 
 def _select(req: ExportRequest) -> Select[Any]:

@@ -6,11 +6,16 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Date, DateTime, Integer, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from atrium.sdk.db import BigId, TenantScoped, declarative_base, utcnow
+from atrium.sdk.db import BigId, TenantScoped, new_metadata, utcnow
 
-Base = declarative_base("transfer")
+
+class Base(DeclarativeBase):
+    """The transfer plugin's own metadata (its own migration history)."""
+
+    metadata = new_metadata()
+
 
 # task states shared by imports and exports (export "done" is 2, as the web polls for)
 WAITING, RUNNING, DONE, FAILED, EXPIRED = 0, 1, 2, 3, 4

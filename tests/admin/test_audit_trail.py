@@ -41,7 +41,7 @@ def stored(kernel: Any, target: str) -> list[dict[str, Any]]:
 
 def new_panel(admin: AtriumClient) -> dict[str, Any]:
     name = f"Audit panel {secrets.token_hex(3)}"
-    return admin.ok("POST", "/api/dyreport/panel/save", json={"name": name})  # type: ignore[no-any-return]
+    return admin.ok("POST", "/api/dyreport/panel/save", json={"name": name})
 
 
 # ---------------------------------------------------------------------------

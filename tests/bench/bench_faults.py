@@ -434,7 +434,7 @@ def workbook(rows: int, folder: Path) -> Path:
 
 
 def export_state(c: httpx.Client, admin: dict[str, str], export_id: int) -> dict[str, Any]:
-    return ok(c, "POST", f"{EXPORT}/get-export-result?exportId={export_id}", admin)  # type: ignore[no-any-return]
+    return ok(c, "POST", f"{EXPORT}/get-export-result?exportId={export_id}", admin)
 
 
 def start_export(c: httpx.Client, admin: dict[str, str]) -> int:
@@ -466,7 +466,7 @@ def start_import(c: httpx.Client, admin: dict[str, str], path: Path) -> int:
 
 
 def import_state(c: httpx.Client, admin: dict[str, str], batch: int) -> dict[str, Any]:
-    return ok(c, "GET", f"{IMPORT}/result?batchId={batch}", admin)  # type: ignore[no-any-return]
+    return ok(c, "GET", f"{IMPORT}/result?batchId={batch}", admin)
 
 
 def started_jobs(rd: Redis, plat: Platform) -> int:

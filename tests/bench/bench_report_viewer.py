@@ -135,7 +135,7 @@ def panel_open_times(
     panel's data calls replayed alone, in parallel; and how many views were drawn."""
     calls: list[tuple[str, str]] = []
 
-    def record(request):  # type: ignore[no-untyped-def]
+    def record(request):
         if "/chart/view/getData/" in request.url:
             calls.append((request.url, request.post_data or "{}"))
 

@@ -67,8 +67,10 @@ def test_the_designed_schema_is_draft_2020_12_and_the_server_takes_it(
     boss.headers["language"] = "en#us"
 
     good = boss.ok(
-        "POST", f"{SUB}/save", json={"formId": "every-kind", "data": with_person(fx["good"], boss.user_id)}
-    )  # type: ignore[attr-defined]
+        "POST",
+        f"{SUB}/save",
+        json={"formId": "every-kind", "data": with_person(fx["good"], boss.user_id)},  # type: ignore[attr-defined]
+    )
     assert good["status"] == "submitted"
     assert good["data"]["user9"] == {"id": boss.user_id, "name": f"User {boss.account}"}, (  # type: ignore[attr-defined]
         "a picked person is stored with the directory's name"

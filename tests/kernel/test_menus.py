@@ -33,7 +33,7 @@ ITEM_KEYS = {
 
 
 def tree(c: AtriumClient, system: str = "iotAutho") -> list[dict[str, Any]]:
-    return c.ok("GET", f"{MENUS}?systemCode={system}")["menus"]  # type: ignore[no-any-return]
+    return c.ok("GET", f"{MENUS}?systemCode={system}")["menus"]
 
 
 def test_menu_tree_and_item_fields(user_client, menu_ids):

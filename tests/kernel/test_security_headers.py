@@ -11,7 +11,7 @@ from tests.files.util import BASE, picture, uploaded
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'
 
 
-def csp(resp) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+def csp(resp) -> dict[str, list[str]]:
     out = {}
     for part in resp.headers["content-security-policy"].split(";"):
         name, *values = part.split()
@@ -62,7 +62,7 @@ def test_static_files_are_not_sniffed(client: AtriumClient) -> None:
     assert resp.headers["x-content-type-options"] == "nosniff"
 
 
-def test_hashed_bundle_files_are_kept_and_the_rest_revalidated(client: AtriumClient, kernel) -> None:  # type: ignore[no-untyped-def]
+def test_hashed_bundle_files_are_kept_and_the_rest_revalidated(client: AtriumClient, kernel) -> None:
     web = kernel.settings.web_dir
     hashed = next(p for p in sorted((web / "assets").glob("main.*.js")))
     kept = client.http.get(f"/assets/{hashed.name}")
@@ -98,5 +98,3 @@ def test_only_raster_images_open_in_the_browser(
     assert resp.headers["x-content-type-options"] == "nosniff"
     assert "sandbox" in resp.headers["content-security-policy"]
     assert body["filePath"].startswith(f"{BASE}/file/")
-
-

@@ -16,7 +16,7 @@ def link(acme: Any, admin_client: AtriumClient) -> dict[str, Any]:
     """A link to a fresh copy of the overview panel, with its defaults."""
     bundle = admin_client.ok("GET", f"/api/dyreport/panel/export/{acme.overview}")
     panel = admin_client.ok("POST", "/api/dyreport/panel/import", json={"bundle": bundle})
-    return admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel['id']}")  # type: ignore[no-any-return]
+    return admin_client.ok("POST", f"/api/dyreport/api/link/enable/{panel['id']}")
 
 
 def framing(client: AtriumClient, uri: str) -> tuple[list[str], str | None]:

@@ -230,7 +230,7 @@ def test_admin_only_source(user_client: AtriumClient, admin_client: AtriumClient
 
 def test_results_of_others_are_not_found(
     user_client: AtriumClient, client: AtriumClient, user_factory
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     export_id = create(user_client)["data"]["exportId"]
     wait_export(user_client, export_id)
     bob = client.signed_in("bob")

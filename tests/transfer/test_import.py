@@ -165,7 +165,7 @@ def test_header_row_past_the_end(user_client: AtriumClient) -> None:
 
 def test_batches_of_others_are_not_found(
     user_client: AtriumClient, client: AtriumClient, user_factory
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     up = wizard_upload(user_client, xlsx_bytes([HEADER, ["a"]]))["data"]
     bob = client.signed_in("bob")
     account, password, _ = user_factory(1001)

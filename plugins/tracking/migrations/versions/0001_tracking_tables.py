@@ -8,6 +8,7 @@ Create Date: 2026-11-25 00:20:00
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -20,7 +21,7 @@ depends_on = None
 BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
-def _event_columns() -> list[sa.Column]:
+def _event_columns() -> list[sa.Column[Any]]:
     return [
         sa.Column("id", BIG_ID, autoincrement=True, nullable=False),
         sa.Column("at", sa.DateTime(), nullable=False),
