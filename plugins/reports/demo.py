@@ -17,11 +17,13 @@ from atrium.plugins.reports.models import (
     Linkage,
     LinkJump,
     Panel,
+    PanelGrant,
     PanelLink,
     new_id,
 )
 from atrium.sdk.context import tenant_scope
 from atrium.sdk.db import session, utcnow
+from atrium.sdk.services import services
 
 FIELD_NAMES = {
     "order_date": "下单日期",
@@ -82,6 +84,7 @@ def load_tenant(tenant_id: int, n: int, seed: int) -> dict[str, Any]:
     echarts = _gallery(ECHARTS_GALLERY, ds.id, f, "echarts", viewdef.ECHARTS_KINDS)
     antv = _gallery(ANTV_GALLERY, ds.id, f, "antv", viewdef.ANTV_KINDS)
     tables = _tables(ds.id, f, ds_extract.id, fx)
+    _share_with_roles(tenant_id, [detail, overview, echarts, antv, tables])
     db.flush()
     return {
         "dataset": ds.id,
@@ -226,6 +229,18 @@ def _grid(
         )
         for i, vid in enumerate(view_ids)
     ]
+
+
+def _share_with_roles(tenant_id: int, panel_ids: list[str]) -> None:
+    """Every role of the tenant may view and export the demo panels, so a plain member opens them too."""
+    roles = services().directory.roles(tenant_id)
+    for panel_id in panel_ids:
+        for role_id in roles:
+            session().add(
+                PanelGrant(
+                    panel_id=panel_id, subject_type="role", subject_id=role_id, can_view=True, can_export=True
+                )
+            )
 
 
 def _panel(name: str, components: list[dict[str, Any]], panel_id: str | None = None) -> str:

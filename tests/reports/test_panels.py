@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from atrium.plugins.reports import viewdef
+from atrium.plugins.reports import demo, viewdef
 from tests.reports import reference as ref
 from tests.reports.conftest import Demo, data
 
@@ -168,6 +168,19 @@ def test_creating_and_importing_panels_needs_the_manage_button(acme, admin_clien
     for pid in (mine["id"], copy["id"]):
         carol.ok("POST", f"/api/dyreport/panel/delete/{pid}")
     admin_client.ok("POST", f"/api/dyreport/panel/delete/{someone_elses['id']}")
+
+
+def test_the_demo_panels_open_for_every_member_but_change_only_for_their_makers(acme, client):
+    """alice, a plain member, finds the demo panels in her list, opens and exports them, and may not edit."""
+    alice = client.signed_in("alice")
+    listed = {p["name"]: p for p in alice.ok("GET", "/api/dyreport/panel/list")}
+    gallery = listed[demo.ECHARTS_GALLERY]  # a panel whose grants no other test replaces
+    assert gallery["privileges"] == "view,export"
+    assert alice.ok("GET", f"/api/dyreport/panel/findOne/{gallery['id']}")["name"] == demo.ECHARTS_GALLERY
+    edit = alice.post(
+        "/api/dyreport/panel/save", json={"id": gallery["id"], "name": "taken", "panelData": []}
+    )
+    assert edit["code"] == 403
 
 
 def test_tenant_isolation(acme, client):
