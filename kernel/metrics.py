@@ -1,9 +1,11 @@
 """Prometheus metrics at `GET /metrics`: requests by route template and status, the database pool, the
-task queue, WebSocket connections and scheduled job outcomes.
+task queue, WebSocket connections, scheduled job outcomes and cache hits and misses.
 
 Requests are counted on the hot path, so they are not counted through `prometheus_client`'s metric
 objects (a lock and a label lookup per call): `RequestMetrics.observe` adds to plain per-route series
 on the event loop's thread, and a collector turns them into a histogram and a counter when scraped.
+Cache look-ups, from any thread, are counted the same way (`CacheCounts`); plugins count theirs through
+`atrium.sdk.metrics.count_cache`.
 
 Metrics are per process. With `atrium serve --workers N` each worker answers for itself; a node that
 must be counted completely runs one worker per process and port (scale out with more of them).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import threading
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
@@ -38,6 +41,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount
 
+from atrium.sdk import metrics as sdk_metrics
+
 if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
 
@@ -58,6 +63,89 @@ def record_job_outcome(job: str, outcome: str) -> None:
     """Count one run of a scheduled job: `outcome` is a short word such as "ok", "failed" or "skipped"
     (another node held the lease). Keep both to a small fixed set: every pair is a series."""
     JOB_OUTCOMES.labels(job=job, outcome=outcome).inc()
+
+
+class CacheCounts:
+    """Look-ups by cache name, as hits and misses. Caches are read on the hot path from any thread, so a
+    count takes no lock: each thread adds to a table of its own (no count is lost), a scrape sums them, and
+    the tables of threads that ended are folded into one."""
+
+    def __init__(self) -> None:
+        self._mine = threading.local()
+        self._guard = threading.Lock()
+        #: each counting thread and its table: cache name -> [hits, misses]
+        self._live: list[tuple[threading.Thread, dict[str, list[int]]]] = []
+        self._retired: dict[str, list[int]] = {}
+
+    def count(self, cache: str, hit: bool) -> None:
+        table: dict[str, list[int]] | None = getattr(self._mine, "table", None)
+        if table is None:
+            table = self._new_table()
+        slots = table.get(cache)
+        if slots is None:
+            slots = table[cache] = [0, 0]
+        slots[0 if hit else 1] += 1
+
+    def _new_table(self) -> dict[str, list[int]]:
+        table: dict[str, list[int]] = {}
+        self._mine.table = table
+        with self._guard:
+            self._retire_ended()
+            self._live.append((threading.current_thread(), table))
+        return table
+
+    def _retire_ended(self) -> None:
+        """Fold the tables of threads that ended (they count no more) into one; under the guard."""
+        live = []
+        for thread, table in self._live:
+            if thread.is_alive():
+                live.append((thread, table))
+            else:
+                _add_counts(self._retired, table)
+        self._live = live
+
+    def totals(self) -> dict[str, list[int]]:
+        """[hits, misses] by cache name, so far."""
+        with self._guard:
+            self._retire_ended()
+            tables = [self._retired, *(table for _thread, table in self._live)]
+            found: dict[str, list[int]] = {}
+            for table in tables:
+                _add_counts(found, table)
+        return found
+
+    def collect(self) -> Iterator[Metric]:
+        hits = CounterMetricFamily(
+            "atrium_cache_hits", "Cache look-ups in this process that found their entry", labels=["cache"]
+        )
+        misses = CounterMetricFamily(
+            "atrium_cache_misses", "Cache look-ups in this process that missed", labels=["cache"]
+        )
+        for cache, (hit, missed) in sorted(self.totals().items()):
+            hits.add_metric([cache], hit)
+            misses.add_metric([cache], missed)
+        yield hits
+        yield misses
+
+
+def _add_counts(into: dict[str, list[int]], table: dict[str, list[int]]) -> None:
+    for cache, (hits, misses) in list(table.items()):
+        slots = into.setdefault(cache, [0, 0])
+        slots[0] += hits
+        slots[1] += misses
+
+
+CACHE_COUNTS = CacheCounts()
+
+
+def count_cache(name: str, hit: bool) -> None:
+    """Count one look-up of the cache called `name` (a short fixed word such as "local.session": every name
+    is a series); its hit rate is hits / (hits + misses)."""
+    CACHE_COUNTS.count(name, hit)
+
+
+# plugins count their caches through the SDK (`atrium.sdk.metrics.count_cache`) into the same series
+sdk_metrics.install_cache_counter(count_cache)
 
 
 class Series:
@@ -214,7 +302,8 @@ def metrics_registry(kernel: Kernel, requests: RequestMetrics) -> tuple[Collecto
     """One registry per app: its requests and platform, and the process-wide collectors."""
     registry = CollectorRegistry(auto_describe=False)
     gauges = PlatformGauges(kernel)
-    for collector in (requests, gauges, JOB_OUTCOMES, PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    process_wide = (JOB_OUTCOMES, CACHE_COUNTS, PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR)
+    for collector in (requests, gauges, *process_wide):
         registry.register(collector)
     return registry, gauges
 

@@ -1,13 +1,43 @@
-"""Shared key-value cache with TTL: in-process by default, Redis when configured."""
+"""Shared key-value cache with TTL: in-process by default, Redis when configured.
+
+Every `get` and `pop` counts as a hit or a miss for `/metrics`, under the key's family: the part before its
+first colon (cache `shared.sso` for `sso:flow:...`). A key without such a family word, and families beyond
+the first `MAX_FAMILIES`, count as `shared.other`, so the series stay few.
+"""
 
 from __future__ import annotations
 
 import pickle
+import re
 import threading
 import time
 from typing import Any, cast
 
 import redis
+
+from atrium.kernel.metrics import count_cache
+
+MAX_FAMILIES = 64
+_FAMILY = re.compile(r"[a-z][a-z_-]{0,31}")
+#: the cache name of each key family seen (`shared.code` for `code`)
+_families: dict[str, str] = {}
+
+
+def cache_name(key: str) -> str:
+    """The name `/metrics` counts a key's look-ups under: its family's, or `shared.other`."""
+    family, colon, _rest = key.partition(":")
+    found = _families.get(family) if colon else None
+    if found is not None:
+        return found
+    if not colon or len(_families) >= MAX_FAMILIES or not _FAMILY.fullmatch(family):
+        return "shared.other"
+    return _families.setdefault(family, f"shared.{family}")
+
+
+def counted(key: str, value: Any) -> Any:
+    """`value`, a look-up's answer, counted as a hit unless it is None."""
+    count_cache(cache_name(key), value is not None)
+    return value
 
 
 class MemoryCache:
@@ -27,7 +57,8 @@ class MemoryCache:
 
     def get(self, key: str) -> Any:
         with self._lock:
-            return self._live(key)
+            value = self._live(key)
+        return counted(key, value)
 
     def set(self, key: str, value: Any, ttl: float | None = None) -> None:
         with self._lock:
@@ -41,7 +72,7 @@ class MemoryCache:
         with self._lock:
             value = self._live(key)
             self._data.pop(key, None)
-            return value
+        return counted(key, value)
 
     def incr(self, key: str, ttl: float | None = None) -> int:
         with self._lock:
@@ -62,6 +93,9 @@ class RedisCache:
     # see both, as the in-memory cache does.
 
     def get(self, key: str) -> Any:
+        return counted(key, self._get(key))
+
+    def _get(self, key: str) -> Any:
         raw, count = self.client.mget(self.prefix + key, self.prefix + "n:" + key)
         if raw is None:
             return None if count is None else int(count)
@@ -74,6 +108,9 @@ class RedisCache:
         self.client.delete(self.prefix + key, self.prefix + "n:" + key)
 
     def pop(self, key: str) -> Any:
+        return counted(key, self._pop(key))
+
+    def _pop(self, key: str) -> Any:
         raw = self.client.getdel(self.prefix + key)
         if raw is None:
             count = self.client.getdel(self.prefix + "n:" + key)

@@ -2,6 +2,8 @@
 
 A process whose pub/sub subscription was lost may have missed drops: it empties its caches when the
 subscription is back (`RESUMED`), so nothing stale outlives a Redis outage.
+
+Every `get` counts as a hit or a miss of its namespace for `/metrics` (cache `local.<namespace>`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from sqlalchemy import event
 from starlette.concurrency import run_in_threadpool
 
+from atrium.kernel.metrics import count_cache
 from atrium.kernel.services.pubsub import RESUMED
 from atrium.sdk.flight import Flight
 from atrium.sdk.services import PubSub
@@ -46,8 +49,11 @@ class LocalCache:
         pubsub.subscribe(RESUMED, self._on_resumed)
 
     def get(self, space: str, key: Any) -> Any:
+        """The kept value, or None (a miss: the caller builds it, then `put`s or `fill`s)."""
         d = self._spaces.get(space)
-        return None if d is None else d.get(key)
+        value = None if d is None else d.get(key)
+        count_cache(f"local.{space}", value is not None)
+        return value
 
     def generation(self, space: str, key: Any) -> int:
         return max(self._key_drops.get((space, key), 0), self._space_drops.get(space, 0), self._floor)

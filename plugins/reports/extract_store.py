@@ -9,7 +9,8 @@ Queries never read the store. Each node answers from its own copy under
 then renamed into place, so a reader never sees half a file). Charts over extracts a node already holds keep
 answering while the store is unreachable. The cache keeps the two newest versions of each dataset and stays
 under ``ATRIUM_REPORTS_EXTRACT_CACHE_MB`` by dropping the least recently used files (never the one a query
-is about to read).
+is about to read). Each look-up counts as a hit (the file is on this node's disk) or a miss (fetched from the
+store) of the cache ``reports.extracts`` in ``/metrics``.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ import structlog
 
 from atrium.plugins.reports.models import Dataset
 from atrium.plugins.reports.settings import report_settings
+from atrium.sdk.metrics import count_cache
 from atrium.sdk.services import services
 
 log = structlog.get_logger("atrium.reports.extract")
 PREFIX = "reports/extracts"
+#: this node's disk cache of extract files, as `/metrics` names it
+CACHE_NAME = "reports.extracts"
 CONTENT_TYPE = "application/vnd.apache.parquet"
 CHUNK = 1 << 20
 #: versions of a dataset kept in the store and in each node's cache: the current one, and the one before
@@ -124,10 +128,9 @@ def cached(ds: Dataset) -> Path:
     for a file this node does not hold."""
     path = local_path(ds)
     name = str(path)
-    if name in _present:
-        _present[name] = time.time()
-        return path
-    if not path.is_file():
+    hit = name in _present or path.is_file()
+    count_cache(CACHE_NAME, hit)
+    if not hit:
         fetch(ds)
     _present[name] = time.time()
     return path

@@ -2,10 +2,11 @@
 
 The nodes share a PostgreSQL schema of their own (on ATRIUM_BENCH_PG, dropped at the end), Redis (a prefix
 of their own on ATRIUM_BENCH_REDIS) and an S3 bucket on moto's server; an `atrium worker` runs beside them,
-as deployed. nginx listens on 127.0.0.1 only, both nodes in one upstream with keep-alive connections as in
-deploy/nginx.conf, and ``proxy_next_upstream error timeout http_502``: a read that finds a node gone (the
-connection refused or closed before an answer) is passed to the other node. A write (POST) is passed on only
-when it never reached the node (nginx does not resend a request body a node may have acted on).
+as deployed. nginx runs deploy/nginx.conf itself, only its ports and files changed (`local_edits`): on
+127.0.0.1, both nodes in one upstream with keep-alive connections, and ``proxy_next_upstream error timeout
+http_502``: a read that finds a node gone (the connection refused or closed before an answer) is passed to
+the other node. A write (POST) is passed on only when it never reached the node (nginx does not resend a
+request body a node may have acted on).
 
 Load, a bounded loop through the proxy: three threads of signed-in reads (profile, menus, the files list),
 one thread of small writes (a 256 KB upload: a database row and an object in the bucket), and, from a second
@@ -67,57 +68,41 @@ MAX_REQUESTS = 60_000
 #: traffic before the first restart (the steady baseline) and after each node is back
 SETTLE_SECONDS = 6.0
 
-NGINX_CONF = """
-worker_processes 1;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-daemon off;
+DEPLOY_NGINX = ROOT / "deploy" / "nginx.conf"
+TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
-events {{
-    worker_connections 1024;
-}}
 
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
+def local_edits(tmp: Path, a: int, b: int, port: int) -> dict[str, str]:
+    """What deploy/nginx.conf needs to run here: its files under `tmp`, the nodes' and its own loopback ports,
+    no access log; and which node answered in a header (both when the first failed), for the accounting."""
+    files = [f"pid {tmp}/nginx.pid;", f"error_log {tmp}/error.log warn;", "daemon off;"]
+    temp = [f"    {name}_temp_path {tmp}/{name};" for name in TEMP_PATHS]
+    return {
+        "worker_processes auto;": "\n".join(["worker_processes 1;", *files]),
+        "\nhttp {\n": "\nhttp {\n" + "\n".join(temp) + "\n\n",
+        "access_log /var/log/nginx/access.log atrium;": "access_log off;",
+        "server atrium-1:8000 ": f"server 127.0.0.1:{a} ",
+        "server atrium-2:8000 ": f"server 127.0.0.1:{b} ",
+        "listen 80;": "\n        ".join(
+            [
+                f"listen 127.0.0.1:{port};",
+                "add_header X-Upstream $upstream_addr always;",
+                "# the small writes' bodies stay in memory",
+                "client_body_buffer_size 1m;",
+            ]
+        ),
+    }
 
-    upstream atrium {{
-        zone atrium 64k;
-        server 127.0.0.1:{a} max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:{b} max_fails=1 fail_timeout=2s;
-        keepalive 32;
-    }}
 
-    server {{
-        listen 127.0.0.1:{port};
-        server_tokens off;
-        client_max_body_size 100m;
-        # the small writes' bodies stay in memory
-        client_body_buffer_size 1m;
-
-        location / {{
-            proxy_pass http://atrium;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $host;
-            proxy_set_header X-Real-IP $remote_addr;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            # a node gone (refused, closed before answering, bad gateway): the idempotent request goes to
-            # the other node; a POST only when it was never sent
-            proxy_next_upstream error timeout http_502;
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 120s;
-            # which node answered (both when the first failed), for the benchmark's accounting
-            add_header X-Upstream $upstream_addr always;
-        }}
-    }}
-}}
-"""
+def nginx_conf(tmp: Path, a: int, b: int, port: int) -> str:
+    """deploy/nginx.conf as it runs here: every directive of the proxy deployed (upstream, retries,
+    timeouts, headers), only `local_edits` made."""
+    text = DEPLOY_NGINX.read_text()
+    for old, new in local_edits(tmp, a, b, port).items():
+        if text.count(old) != 1:
+            raise SystemExit(f"{DEPLOY_NGINX}: expected {old.strip()!r} once; update local_edits here")
+        text = text.replace(old, new)
+    return text
 
 
 @dataclass
@@ -234,12 +219,12 @@ def nginx(a: int, b: int) -> Iterator[str]:
         raise SystemExit("this benchmark needs nginx: apt-get install -y nginx (nox -s bench installs it)")
     tmp = Path(tempfile.mkdtemp(prefix="atrium-bench-nginx-"))
     tmp.chmod(0o755)
-    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+    for sub in TEMP_PATHS:
         (tmp / sub).mkdir()
         (tmp / sub).chmod(0o777)  # nginx's workers run as nobody when the master runs as root
     port = free_port()
     conf = tmp / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=tmp, a=a, b=b, port=port))
+    conf.write_text(nginx_conf(tmp, a, b, port))
     proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", str(tmp / "error.log"), "-c", str(conf)])
     url = f"http://127.0.0.1:{port}"
     try:

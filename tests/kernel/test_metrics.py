@@ -1,10 +1,14 @@
-"""`/metrics` (Prometheus) for allowed networks or a bearer token, and the request id carried into tasks."""
+"""`/metrics` (Prometheus) for allowed networks or a bearer token, cache hits and misses, and the request id
+carried into tasks."""
 
 from __future__ import annotations
 
+import io
 import secrets
+import threading
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,7 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 from structlog.testing import capture_logs
 
-from atrium.kernel.metrics import MetricsAccess, record_job_outcome
+from atrium.kernel.metrics import CacheCounts, MetricsAccess, record_job_outcome
+from atrium.plugins.reports import extract_store
 from atrium.sdk.context import RequestContext, reset_context, set_context
 from atrium.sdk.services import services
 
@@ -113,6 +118,79 @@ def test_scheduled_job_outcomes_are_counted(loopback: TestClient) -> None:
     before = runs()
     record_job_outcome("metrics-test-job", "failed")
     assert runs() == before + 1
+
+
+def cache_counts(loopback: TestClient, cache: str) -> tuple[float, float]:
+    """(hits, misses) of one cache as `/metrics` shows them."""
+    text = loopback.get("/metrics").text
+
+    def total(name: str) -> float:
+        return sum(value for labels, value in samples(text, name) if labels == {"cache": cache})
+
+    return total("atrium_cache_hits_total"), total("atrium_cache_misses_total")
+
+
+def test_cache_counts_from_many_threads_lose_none() -> None:
+    counts = CacheCounts()
+
+    def look_up(n: int) -> None:
+        for i in range(n):
+            counts.count("a", hit=i % 4 != 0)
+            counts.count("b", hit=False)
+
+    threads = [threading.Thread(target=look_up, args=(4000,)) for _ in range(6)]
+    for t in threads:
+        t.start()
+    look_up(400)  # this thread's table stays live beside the ended threads', folded into one
+    for t in threads:
+        t.join()
+    assert counts.totals() == {"a": [18_300, 6_100], "b": [0, 24_400]}
+    look_up(4)
+    assert counts.totals() == {"a": [18_303, 6_101], "b": [0, 24_404]}
+
+
+def test_local_cache_hits_and_misses_are_counted_by_namespace(loopback: TestClient, kernel: Any) -> None:
+    space = f"metrics-test-{secrets.token_hex(4)}"
+    cache = f"local.{space}"
+    assert cache_counts(loopback, cache) == (0, 0)
+    assert kernel.local.get(space, "k") is None
+    assert cache_counts(loopback, cache) == (0, 1)
+    kernel.local.put(space, "k", {"v": 1})
+    assert kernel.local.get(space, "k") == {"v": 1}
+    assert cache_counts(loopback, cache) == (1, 1)
+
+
+def test_shared_cache_hits_and_misses_are_counted_by_key_family(loopback: TestClient, kernel: Any) -> None:
+    key = f"metrics-test:{secrets.token_hex(6)}"
+    hits, misses = cache_counts(loopback, "shared.metrics-test")
+    assert kernel.cache.get(key) is None
+    assert cache_counts(loopback, "shared.metrics-test") == (hits, misses + 1)
+    kernel.cache.set(key, "v", ttl=60)
+    assert kernel.cache.pop(key) == "v"
+    assert cache_counts(loopback, "shared.metrics-test") == (hits + 1, misses + 1)
+    # a key without a family word counts under one series, never one of its own
+    stray = f"stray{secrets.token_hex(6)}"
+    other = cache_counts(loopback, "shared.other")[1]
+    assert kernel.cache.get(stray) is None
+    assert cache_counts(loopback, "shared.other")[1] >= other + 1
+    assert stray not in loopback.get("/metrics").text
+
+
+def test_a_plugin_cache_counts_through_the_sdk(loopback: TestClient, kernel: Any) -> None:
+    """The reports extract cache on this node's disk: the first read fetches from the store (a miss), the
+    next one finds the file (a hit)."""
+    name = f"v1-{secrets.token_hex(6)}.parquet"
+    ds: Any = SimpleNamespace(tenant_id=1001, id=f"mt{secrets.token_hex(6)}", extract_file=name, version=1)
+    kernel.storage.put(ds.tenant_id, extract_store.key(ds, name), io.BytesIO(b"PAR1 not really PAR1"))
+    hits, misses = cache_counts(loopback, extract_store.CACHE_NAME)
+    try:
+        path = extract_store.cached(ds)
+        assert path.read_bytes() == b"PAR1 not really PAR1"
+        assert cache_counts(loopback, extract_store.CACHE_NAME) == (hits, misses + 1)
+        assert extract_store.cached(ds) == path
+        assert cache_counts(loopback, extract_store.CACHE_NAME) == (hits + 1, misses + 1)
+    finally:
+        extract_store.remove(ds)
 
 
 def log_and_remember_request_id(key: str) -> None:

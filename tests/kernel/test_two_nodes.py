@@ -3,7 +3,9 @@
 Sign in on one node and use the token on the other; an upload, an export, an extract sync, a letter and a
 menu rename made through node A are seen through node B; with the bucket away an upload answers the clear
 storage error while a chart over a cached extract still answers, and once it is back no half-written object
-shows; every scheduled job ran once per slot across both nodes.
+shows; every scheduled job ran once per slot across both nodes. Last, a node is killed (SIGKILL) while it
+holds a period of the extract check: its claim stays, never run again, and the other node runs the next
+periods.
 
 Runs when ATRIUM_TEST_DATABASE_URL and ATRIUM_TEST_REDIS_URL are set (the PostgreSQL + Redis pass).
 """
@@ -14,12 +16,13 @@ import asyncio
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,6 +41,9 @@ VENV = ROOT / ".venv" / "bin"
 PG = os.environ.get("ATRIUM_TEST_DATABASE_URL", "")
 REDIS = os.environ.get("ATRIUM_TEST_REDIS_URL", "")
 SYNC_CHECK_SECONDS = 2
+SYNC_JOB = "reports:extract-sync"
+#: longer than any run of the extract check takes unhindered: a run not ended after it is held up
+HELD_AFTER_SECONDS = 1.0
 EXTRACT_VIEW = ("表格与文本", "抽取模式：大区销售额")
 UPLOAD = "/api/file/iot-base-attachment/single/file-upload"
 EXPORT = "/api/dataexport/data-export/v2"
@@ -118,9 +124,14 @@ class Bucket:
 
 
 class Node:
-    def __init__(self, name: str, url: str, var_dir: Path) -> None:
-        self.name, self.url, self.var_dir = name, url, var_dir
+    def __init__(self, name: str, url: str, var_dir: Path, proc: subprocess.Popen[bytes]) -> None:
+        self.name, self.url, self.var_dir, self.proc = name, url, var_dir, proc
         self.http = httpx.Client(base_url=url, timeout=30, headers={"language": "en#us"})
+
+    @property
+    def claims_as(self) -> str:
+        """The node column of the scheduled job runs this process claims (`jobruns.node_name`)."""
+        return f"{socket.gethostname()}:{self.proc.pid}"
 
     def call(self, method: str, path: str, token: str = "", **kw: Any) -> dict[str, Any]:
         headers = {"authorization": token} if token else {}
@@ -227,12 +238,12 @@ def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
             node_env = {**env, "ATRIUM_VAR_DIR": str(var_dir)}
             argv = [str(VENV / "atrium"), "serve", "--host", "127.0.0.1", "--port", str(port)]
             procs.append(_start(argv, node_env, log(name)))
-            nodes.append(Node(name, f"http://127.0.0.1:{port}", var_dir))
+            nodes.append(Node(name, f"http://127.0.0.1:{port}", var_dir, procs[-1]))
         worker_env = {**env, "ATRIUM_VAR_DIR": str(tmp / "worker")}
         procs.append(_start([str(VENV / "atrium"), "worker"], worker_env, log("worker")))
         deadline = time.monotonic() + 60
-        for node, proc in zip(nodes, procs, strict=False):
-            _ready(node, proc, deadline)
+        for node in nodes:
+            _ready(node, node.proc, deadline)
         yield Platform(nodes[0], nodes[1], bucket, db_url, tmp)
     finally:
         for proc in procs:
@@ -403,7 +414,7 @@ def test_two_nodes_are_one_platform(platform: Platform) -> None:
     assert up["filePath"].rsplit("/", 1)[-1] in {k.rsplit("/", 1)[-1] for k in before}
 
     # every scheduled job ran once per slot across the nodes; the shortened one in every slot since it began
-    eng = sa.create_engine(platform.db_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    eng = _engine(platform)
 
     def runs() -> list[Any]:
         with eng.connect() as conn:
@@ -427,3 +438,74 @@ def test_two_nodes_are_one_platform(platform: Platform) -> None:
     assert steps == {timedelta(seconds=SYNC_CHECK_SECONDS)}, slots
     assert {r.outcome for r in every} <= {"ok", "running"}, every
     assert time.monotonic() - started < 90
+
+    _a_node_killed_holding_a_period(platform)
+
+
+def _engine(platform: Platform) -> sa.Engine:
+    return sa.create_engine(platform.db_url.replace("postgresql://", "postgresql+psycopg://", 1))
+
+
+def _held_run(eng: sa.Engine) -> Any:
+    """The extract check's earliest run not ended, if any."""
+    with eng.connect() as conn:
+        return conn.execute(
+            sa.text(
+                "SELECT slot, node FROM scheduled_job_run WHERE job_id = :job AND ended_at IS NULL"
+                " ORDER BY slot LIMIT 1"
+            ),
+            {"job": SYNC_JOB},
+        ).first()
+
+
+def _sync_runs(eng: sa.Engine, since: datetime) -> dict[datetime, Any]:
+    """The extract check's runs from the slot `since` on, by slot."""
+    with eng.connect() as conn:
+        rows = conn.execute(
+            sa.text(
+                "SELECT slot, node, outcome, ended_at FROM scheduled_job_run"
+                " WHERE job_id = :job AND slot >= :since"
+            ),
+            {"job": SYNC_JOB, "since": since},
+        ).all()
+    return {r.slot: r for r in rows}
+
+
+def _a_node_killed_holding_a_period(platform: Platform) -> None:
+    """The extract check's table is locked, so the first node to claim a period of the check hangs in it
+    holding the claim (a run takes milliseconds otherwise); that node is killed with SIGKILL and the lock let
+    go. The other node never waited on the lock before, so it claims the next period, whether before the
+    lock is let go (then it waits, and ends) or after. The dead node's period stays claimed and is not run
+    again (it reads as lost once an hour has passed)."""
+    period = timedelta(seconds=SYNC_CHECK_SECONDS)
+    began = time.monotonic()
+    eng = _engine(platform)
+    try:
+        with eng.connect() as lock:
+            lock.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
+            lock.execute(sa.text("LOCK TABLE rpt_dataset IN ACCESS EXCLUSIVE MODE"))
+            time.sleep(HELD_AFTER_SECONDS)  # runs claimed before the lock have ended by now
+            held = within(3 * SYNC_CHECK_SECONDS, lambda: _held_run(eng), "a node holding a period")
+            victim, survivor = (
+                (platform.a, platform.b) if held.node == platform.a.claims_as else (platform.b, platform.a)
+            )
+            assert held.node == victim.claims_as, (held, platform.a.claims_as, platform.b.claims_as)
+            victim.proc.send_signal(signal.SIGKILL)
+            assert victim.proc.wait(10) == -signal.SIGKILL
+            lock.rollback()
+
+        def next_two() -> dict[datetime, Any] | None:
+            runs = _sync_runs(eng, held.slot)
+            done = [runs.get(held.slot + n * period) for n in (1, 2)]
+            return runs if all(r is not None and r.ended_at is not None for r in done) else None
+
+        runs = within(5 * SYNC_CHECK_SECONDS, next_two, "the next two periods on the other node")
+    finally:
+        eng.dispose()
+    dead = runs[held.slot]
+    assert dead.node == victim.claims_as and dead.ended_at is None and dead.outcome == "running", dead
+    for n in (1, 2):
+        after = runs[held.slot + n * period]
+        assert after.node == survivor.claims_as and after.outcome == "ok", after
+    assert survivor.http.get("/healthz").status_code == 200
+    assert time.monotonic() - began < 20

@@ -1,14 +1,17 @@
 """The release files: the Dockerfile, compose.yaml with deploy/nginx.conf, and the Kubernetes manifests.
 
 Each goes through its validator (hadolint, check-jsonschema with the vendored Compose specification,
-kubernetes-validate in strict mode with the schemas it ships), which must pass without a finding, and a
-few structural assertions check what the validators cannot: a non-root user, the health check, the
-services compose starts, the WebSocket upgrade and the probes.
+kubernetes-validate in strict mode with the schemas it ships, `nginx -t` where nginx is installed), which
+must pass without a finding, and a few structural assertions check what the validators cannot: a non-root
+user, the health check, the services compose starts, the WebSocket upgrade, the proxy's retries and request
+ids, and the probes.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +38,22 @@ def tool(name: str) -> str:
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def directives(conf: str) -> str:
+    """An nginx config without its comments."""
+    return re.sub(r"#[^\n]*", "", conf)
+
+
+def block(conf: str, opening: str) -> str:
+    """The body of the block `opening` starts (e.g. ``location / {``), up to its matching brace."""
+    start = conf.index(opening) + len(opening)
+    depth = 1
+    for i in range(start, len(conf)):
+        depth += {"{": 1, "}": -1}.get(conf[i], 0)
+        if depth == 0:
+            return conf[start:i]
+    raise AssertionError(f"{opening!r} is not closed")
 
 
 def manifests() -> list[Path]:
@@ -71,6 +90,23 @@ def test_compose_validation_catches_a_mistake(tmp_path: Path) -> None:
     broken.write_text(COMPOSE.read_text().replace("depends_on:", "depend_on:", 1))
     result = run(tool("check-jsonschema"), "--schemafile", str(COMPOSE_SCHEMA), str(broken))
     assert result.returncode != 0
+
+
+def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
+    """`nginx -t` on deploy/nginx.conf as the rolling-restart benchmark runs it: under a temporary prefix, the
+    nodes on loopback ports (compose's host names resolve only in compose)."""
+    nginx = shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+    if nginx is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    from tests.bench.bench_rolling_restart import TEMP_PATHS, nginx_conf
+
+    for name in TEMP_PATHS:
+        (tmp_path / name).mkdir()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(nginx_conf(tmp_path, 8001, 8002, 8080))
+    result = run(nginx, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "syntax is ok" in result.stderr, result.stderr
 
 
 def test_kubernetes_manifests_are_valid() -> None:
@@ -146,6 +182,43 @@ def test_proxy_upgrades_websockets_and_balances_both_nodes() -> None:
     assert "proxy_set_header Upgrade $http_upgrade;" in block
     assert "proxy_set_header Connection $connection_upgrade;" in block
     assert conf.count("{") == conf.count("}")
+
+
+def test_proxy_passes_a_read_to_the_other_node_but_never_a_sent_write() -> None:
+    """As the rolling-restart benchmark measured it: a request that finds its node gone goes to the other
+    one, except a POST (PATCH, LOCK) already sent, which the node may have acted on."""
+    conf = directives(NGINX.read_text())
+    server = block(conf, "server {")
+    assert "proxy_next_upstream error timeout http_502;" in server
+    assert "non_idempotent" not in conf
+    assert re.search(r"proxy_connect_timeout [1-5]s;", server)
+    for path in ("/ws", "/"):
+        location = block(server, f"location {path} {{")
+        assert "proxy_next_upstream" not in location, f"location {path} overrides the server's retries"
+
+
+def test_proxy_passes_the_request_id_on() -> None:
+    """The client's X-Request-Id reaches the node (which logs and answers it), or one nginx made."""
+    conf = directives(NGINX.read_text())
+    ids = block(conf, "map $http_x_request_id $atrium_request_id {")
+    assert re.search(r"default\s+\$http_x_request_id;", ids) and re.search(r'""\s+\$request_id;', ids)
+    server = block(conf, "server {")
+    for path in ("/ws", "/"):
+        assert "proxy_set_header X-Request-Id $atrium_request_id;" in block(server, f"location {path} {{")
+    assert re.search(r"log_format atrium [^;]*\$atrium_request_id", conf), "the access log names the request"
+
+
+def test_the_rolling_restart_benchmark_runs_this_proxy_config(tmp_path: Path) -> None:
+    """Every directive of deploy/nginx.conf but the host-specific ones is what the benchmark ran."""
+    from tests.bench.bench_rolling_restart import nginx_conf
+
+    local = {line.strip() for line in directives(nginx_conf(tmp_path, 8001, 8002, 8080)).splitlines()}
+    deployed = {line.strip() for line in directives(NGINX.read_text()).splitlines() if line.strip()}
+    host_specific = {"worker_processes auto;", "listen 80;", "access_log /var/log/nginx/access.log atrium;"}
+    nodes = {line for line in deployed if line.startswith("server atrium-")}
+    assert len(nodes) == 2
+    assert deployed - host_specific - nodes <= local
+    assert {"server 127.0.0.1:8001 max_fails=1 fail_timeout=2s;", "listen 127.0.0.1:8080;"} <= local
 
 
 # -- Kubernetes --------------------------------------------------------------------------------------
