@@ -43,6 +43,11 @@ def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_
     shot(alice, "roles-viewer-process")
     refused = call(alice, "/api/dyreport/dataset/list")
     assert refused["code"] == 403 and refused["msg"] == REFUSED
+    # the demo panels are hers to open, not to change or to add to
+    alice.goto(base + "/dynamic-report")
+    expect(alice.get_by_test_id("panel-list")).to_contain_text(OVERVIEW)
+    expect(alice.get_by_test_id("reports-new-panel")).to_have_count(0)
+    expect(alice.locator("[data-testid^=panel-design-]")).to_have_count(0)
 
     author_ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     author_ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
@@ -55,6 +60,8 @@ def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_
         expect(carol.get_by_role("button", name="Deploy").first).to_be_visible()
         shot(carol, "roles-author-process")
         assert ok(carol, "/api/dyreport/dataset/list")
+        carol.goto(base + "/dynamic-report")
+        expect(carol.get_by_test_id("reports-new-panel")).to_be_visible()
     finally:
         author_ctx.close()
 

@@ -42,5 +42,7 @@ test('names are cut to 8 characters; the avatar shows the last character', () =>
   assert.equal(shortName('Alexandria Ocasio'), 'Alexandr...');
   assert.equal(shortName('平台管理员'), '平台管理员');
   assert.equal(avatarText('平台管理员'), '员');
-  assert.equal(avatarText('alice'), 'E');
+  assert.equal(avatarText('alice'), 'A');
+  assert.equal(avatarText('Alice Zhang'), 'AZ');
+  assert.equal(avatarText(''), '?');
 });

@@ -124,7 +124,17 @@ export function shortName(name: string | undefined, max = 8): string {
 }
 
 /** The avatar fallback: the last character of the name. */
+/** What an avatar without a picture shows: a Chinese name's last character (the given name), else the
+ * initials of the first and last words ("Alice Zhang" → "AZ"). */
 export function avatarText(name: string | undefined): string {
-  const chars = Array.from((name || '').trim());
-  return chars.length ? chars[chars.length - 1].toUpperCase() : '?';
+  const text = (name || '').trim();
+  if (!text) return '?';
+  if (/[\u3400-\u9fff]/.test(text)) {
+    const chars = Array.from(text);
+    return chars[chars.length - 1];
+  }
+  const words = text.split(/\s+/);
+  const first = Array.from(words[0])[0] ?? '';
+  const last = words.length > 1 ? Array.from(words[words.length - 1])[0] ?? '' : '';
+  return (first + last).toUpperCase();
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Card, Col, Empty, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { ArrowRightIcon, LoginIcon, StarFilledIcon, ThunderboltIcon, UserIcon } from '../icons';
-import { request, useT } from '@atrium/sdk';
+import { localeText, request, useT } from '@atrium/sdk';
 import { avatarText } from '../menus';
 import { useStore } from '../store';
 import { useSlot, SlotCard } from '../plugins/Slots';
@@ -96,7 +96,7 @@ export function Home() {
           <div style={{ flex: 1, minWidth: 200 }}>
             <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="welcome">{greeting}, {name}</div>
             <div style={{ opacity: 0.85, marginTop: 4 }}>
-              {user?.tenantName} · {setting.systemName || t('app.title')} · {new Date().toLocaleDateString(t.locale)}
+              {user?.tenantName} · {localeText(setting.systemName, setting.systemEnName, t.locale) || t('app.title')} · {new Date().toLocaleDateString(t.locale)}
             </div>
           </div>
           {(user?.isSuperAdmin === 1 || user?.isSuperAdmin === true) && <Tag color="gold">{t('home.superAdmin')}</Tag>}

@@ -20,13 +20,15 @@ export function AdminOnly({ children, superOnly = false }: { children: ReactNode
 }
 
 /** Super administrators pick the tenant they work in; supervisors stay in their own. */
-export function TenantPicker({ value, onChange }: { value?: number; onChange: (v?: number) => void }) {
+export function TenantPicker({ value, onChange, placeholder }: {
+  value?: number; onChange: (v?: number) => void; placeholder?: string;
+}) {
   const t = useT('admin');
   const [tenants, setTenants] = useState<Tenant[]>([]);
   useEffect(() => { if (isSuperAdmin()) api.tenants().then(setTenants, () => undefined); }, []);
   if (!isSuperAdmin()) return null;
   return (
-    <Select allowClear showSearch optionFilterProp="label" placeholder={t('web.tenantName')} style={{ width: 220 }} value={value}
+    <Select allowClear showSearch optionFilterProp="label" placeholder={placeholder ?? t('web.tenantName')} style={{ width: 220 }} value={value}
       data-testid="tenant-picker" onChange={(v) => onChange(v as number | undefined)}
       options={tenants.map((x) => ({ value: x.tenantId, label: `${x.tenantName} (${x.tenantId})` }))} />
   );

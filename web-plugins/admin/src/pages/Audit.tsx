@@ -41,7 +41,7 @@ export function Audit() {
   return (
     <AdminOnly>
       <Space wrap style={{ marginBottom: 12 }}>
-        <TenantPicker value={tenantId} onChange={change(setTenantId)} />
+        <TenantPicker value={tenantId} onChange={change(setTenantId)} placeholder={t('web.allTenants')} />
         <Select<number> allowClear showSearch optionFilterProp="label" placeholder={t('web.allPeople')} style={{ width: 220 }}
           value={userId} onChange={change(setUserId)} data-testid="audit-person"
           options={people.map((p) => ({ value: p.userId, label: p.label }))} />
@@ -52,17 +52,17 @@ export function Audit() {
         <Input.Search allowClear placeholder={t('web.search')} onSearch={change(setKeyword)} style={{ width: 220 }} data-testid="audit-search" />
         <Button onClick={exportCsv}>{t('web.export')}</Button>
       </Space>
-      <Table<AuditEntry> rowKey="auditId" size="small" dataSource={data.list} onRow={rowProps} pagination={pager(data.total, page, setPage)} tableLayout="fixed" scroll={{ x: 980 }}
+      <Table<AuditEntry> rowKey="auditId" size="small" dataSource={data.list} onRow={rowProps} pagination={pager(data.total, page, setPage)} tableLayout="fixed" scroll={{ x: 1100 }}
         columns={[
-          { title: t('web.at'), key: 'at', width: 165, render: (_: unknown, row) => localTime(row) },
-          { title: t('web.person'), dataIndex: 'who', width: 190, ellipsis: { showTitle: true } },
-          { title: t('web.tenantId'), dataIndex: 'tenantId', width: 100 },
+          { title: t('web.at'), key: 'at', width: 160, render: (_: unknown, row) => localTime(row) },
+          { title: t('web.person'), dataIndex: 'who', width: 170, ellipsis: { showTitle: true } },
+          { title: t('web.tenant'), dataIndex: 'tenantName', width: 120, ellipsis: { showTitle: true } },
           {
-            title: t('web.action'), dataIndex: 'actionText', width: 230,
+            title: t('web.action'), dataIndex: 'actionText', width: 200,
             render: (text: string, row) => <Tooltip title={row.action}><span>{text}</span></Tooltip>,
           },
           {
-            title: t('web.object'), key: 'object', width: 220,
+            title: t('web.object'), key: 'object', width: 200,
             render: (_: unknown, row) => (
               <Tooltip title={row.summary}>
                 <span>
@@ -73,7 +73,7 @@ export function Audit() {
             ),
           },
           {
-            title: t('web.changes'), key: 'changes',
+            title: t('web.changes'), key: 'changes', width: 250,
             render: (_: unknown, row) => <AuditChanges changes={row.changes ?? []} empty={t('web.noChanges')} />,
           },
         ]} />

@@ -7,7 +7,7 @@ export interface AuditChange { field: string; label: string; before: string; aft
 /** An audit record with its words in the reader's language (the API adds them to the stored fields). */
 export interface AuditEntry extends AuditRow {
   atUtc: string; userId: number | null; targetType: string; targetName: string;
-  userFullName: string; who: string; actionText: string; targetTypeText: string; targetLabel: string;
+  userFullName: string; tenantName: string; who: string; actionText: string; targetTypeText: string; targetLabel: string;
   summary: string; changes: AuditChange[]; changesText: string;
 }
 export interface AuditAction { action: string; text: string }

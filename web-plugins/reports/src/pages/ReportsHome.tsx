@@ -1,7 +1,7 @@
 /** /dynamic-report: the panels the user may view, and the chosen one (`?panelId=`); managers design them,
- * tenant administrators create them. */
+ * administrators and holders of the `dyreport:manage` button create them. */
 import { App, Button, Empty, Input, Modal, Result, Spin, Tag, Tooltip } from 'antd';
-import { useSession } from '@atrium/sdk';
+import { useHasButton, useSession } from '@atrium/sdk';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../api';
@@ -82,6 +82,7 @@ export default function ReportsHome() {
   const { t: dt } = useDsT();
   const { profile } = useSession();
   const isAdmin = truthy(profile.isAdmin) || truthy(profile.isSuperAdmin);
+  const mayCreate = useHasButton('dyreport:manage') || isAdmin;
   const location = useLocation();
   const navigate = useNavigate();
   const current = new URLSearchParams(location.search).get('panelId') || '';
@@ -96,7 +97,7 @@ export default function ReportsHome() {
     <div className="rpt-home" data-testid="reports-home" style={{ display: 'flex', gap: 12, minHeight: '100%', padding: 12, boxSizing: 'border-box' }}>
       <aside style={{ width: 220, flex: 'none', background: 'var(--at-panel, #fff)', borderRadius: 8, padding: 8, alignSelf: 'flex-start' }}>
         <div style={{ fontWeight: 600, padding: '4px 6px 8px' }}>{t('panels')}</div>
-        {isAdmin && <NewPanel onCreated={(id) => navigate(designPath(id))} />}
+        {mayCreate && <NewPanel onCreated={(id) => navigate(designPath(id))} />}
         <Input size="small" allowClear placeholder={t('filter.search')} value={filter} onChange={(e) => setFilter(e.target.value)} style={{ marginBottom: 8 }} />
         {panels === null ? <Spin size="small" /> : !shown.length ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noPanels')} /> : (
           <nav data-testid="panel-list">
