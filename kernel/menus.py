@@ -119,8 +119,10 @@ def menu_item(m: Menu) -> dict[str, Any]:
     }
 
 
-def _hidden(m: Menu, chat_on: bool, enabled: set[str], is_admin: bool) -> bool:
-    if m.admin_only and not is_admin:
+def _hidden(m: Menu, chat_on: bool, enabled: set[str], is_admin: bool, holding: set[int]) -> bool:
+    """`holding`: the administrators' menus whose buttons the member's roles hold (an author of forms reaches
+    the form designer through the `form:design` button, without being an administrator)."""
+    if m.admin_only and not is_admin and m.id not in holding:
         return True
     if m.code in ALWAYS_HIDDEN or m.name in ALWAYS_HIDDEN:
         return True
@@ -140,13 +142,20 @@ def visible_menus(kernel: Kernel, su: SessionUser, system_code: str) -> list[Men
     enabled = set(kernel.enablement.enabled_plugins(su.tenant_id))
     chat_on = flag(CHAT_FLAG)
     by_id = {m.id: m for m in menus}
+    holding: set[int] = set()
     if su.is_admin:
         granted = set(by_id)
     else:
+        roles = su.roles or {-1}
         with tenant_scope(su.tenant_id):
-            granted = set(
-                db.execute(select(RoleMenu.menu_id).where(RoleMenu.role_id.in_(su.roles or {-1}))).scalars()
-            )
+            granted = set(db.execute(select(RoleMenu.menu_id).where(RoleMenu.role_id.in_(roles))).scalars())
+            buttons = select(RoleResource.resource_id).where(RoleResource.role_id.in_(roles))
+            held = list(db.execute(buttons).scalars())
+        if held:
+            with unscoped():
+                owners = db.execute(select(MenuResource.menu_id).where(MenuResource.id.in_(held))).scalars()
+                holding = {mid for mid in owners if mid in by_id and by_id[mid].admin_only}
+        granted |= holding
     keep: set[int] = set()
     for mid in granted:
         node = by_id.get(mid)
@@ -154,7 +163,7 @@ def visible_menus(kernel: Kernel, su: SessionUser, system_code: str) -> list[Men
         while node is not None:
             chain.append(node)
             node = by_id.get(node.parent_id) if node.parent_id else None
-        if any(_hidden(n, chat_on, enabled, su.is_admin) for n in chain):
+        if any(_hidden(n, chat_on, enabled, su.is_admin, holding) for n in chain):
             continue
         keep.update(n.id for n in chain)
     return [m for m in menus if m.id in keep]

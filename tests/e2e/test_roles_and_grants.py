@@ -48,6 +48,8 @@ def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_
     expect(alice.get_by_test_id("panel-list")).to_contain_text(OVERVIEW)
     expect(alice.get_by_test_id("reports-new-panel")).to_have_count(0)
     expect(alice.locator("[data-testid^=panel-design-]")).to_have_count(0)
+    alice.goto(base + "/message-management")
+    expect(alice.get_by_test_id("message-admin-forbidden")).to_be_visible()
 
     author_ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     author_ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
@@ -62,6 +64,10 @@ def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_
         assert ok(carol, "/api/dyreport/dataset/list")
         carol.goto(base + "/dynamic-report")
         expect(carol.get_by_test_id("reports-new-panel")).to_be_visible()
+        # her message:send button opens the administrators' letters screen to her, menu included
+        carol.goto(base + "/message-management")
+        expect(carol.get_by_test_id("message-admin")).to_be_visible()
+        expect(carol.get_by_test_id("send-to-tenant")).to_be_visible()
     finally:
         author_ctx.close()
 

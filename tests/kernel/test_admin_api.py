@@ -429,7 +429,9 @@ def test_super_admin_offers_and_withdraws_a_system_for_a_tenant(admin_client, pe
     assert code not in offered()
     body = {"tenantId": tid, "systemCode": code, "systemTitle": "Reports", "themeColor": "#13A8A8"}
     assert admin_client.ok("POST", f"{A}/tenants/systems", json=body) == {
-        "tenantId": tid, "systemCode": code, "offered": True,
+        "tenantId": tid,
+        "systemCode": code,
+        "offered": True,
     }
     assert code in offered()
     setting = member.client.ok("GET", f"/api/base/base-tenant-system/find-tenant-defined?systemCode={code}")
@@ -453,3 +455,35 @@ def test_super_admin_offers_and_withdraws_a_system_for_a_tenant(admin_client, pe
 def test_supervisors_cannot_offer_systems(supervisor):
     answer = supervisor.post(f"{A}/tenants/systems", json={"tenantId": ACME, "systemCode": "iotAutho"})
     assert answer == FORBIDDEN
+
+
+def test_a_button_of_an_administrators_menu_opens_that_menu_to_its_holders(
+    admin_client, client, tenant_factory, user_factory
+):
+    """The message-management menu is for administrators, yet a role holding its `message:send` button
+    reaches it; taking the button away hides the menu again. Other administrators' menus stay hidden."""
+    tid = tenant_factory()
+    account, password, uid = user_factory(tid)
+    role = admin_client.ok(
+        "POST", f"{A}/roles", json={"roleCode": "sender", "roleName": "Sender", "tenantId": tid}
+    )
+    admin_client.ok(
+        "POST", f"{A}/users/roles", json={"userId": uid, "roleId": role["roleId"], "tenantId": tid}
+    )
+    send = next(
+        r
+        for r in admin_client.ok("GET", f"{A}/resources", params={"systemCode": "iotAutho"})
+        if r["resourceCode"] == "message:send"
+    )
+    user = client.signed_in(account, password)
+    menus = "/api/base/base-rolemenu/find-user-menus?systemCode=iotAutho"
+    assert "admin-message-management" not in menu_codes(user.ok("GET", menus)["menus"])
+
+    grant = {"roleId": role["roleId"], "resourceIds": [int(send["resourceId"])], "tenantId": tid}
+    admin_client.ok("POST", f"{A}/roles/resources", json=grant)
+    codes = menu_codes(user.ok("GET", menus)["menus"])
+    assert "admin-message-management" in codes
+    assert not codes & {"admin-tenants", "admin-users", "admin-audit", "form-design"}
+
+    admin_client.ok("POST", f"{A}/roles/resources", json={**grant, "resourceIds": []})
+    assert "admin-message-management" not in menu_codes(user.ok("GET", menus)["menus"])

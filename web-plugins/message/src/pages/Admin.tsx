@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App as AntApp, Button, Card, Checkbox, Col, Form, Input, Result, Row, Select, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { localeText, useSession, useT } from '@atrium/sdk';
+import { localeText, useHasButton, useSession, useT } from '@atrium/sdk';
 import { audience, sendLetter, sentLetters, type Audience, type SentLetter } from '../api';
 import { sendTime } from '../format';
 
@@ -20,7 +20,8 @@ function isAdmin(profile: { isAdmin?: unknown; isSuperAdmin?: unknown }): boolea
   return Number(profile.isAdmin) === 2 || profile.isAdmin === true || Number(profile.isSuperAdmin) === 1 || profile.isSuperAdmin === true;
 }
 
-/** The administrators' screen (/message-management): write and send system letters, see what was sent. */
+/** The senders' screen (/message-management): administrators and holders of `message:send` write and send
+ * system letters and see what was sent. */
 export function Admin() {
   const t = useT('message');
   const { profile, systemCode } = useSession();
@@ -34,7 +35,8 @@ export function Admin() {
   const [loading, setLoading] = useState(false);
   const content = Form.useWatch('content', form) || '';
   const toTenant = Form.useWatch('toTenant', form);
-  const allowed = isAdmin(profile);
+  const maySend = useHasButton('message:send');
+  const allowed = isAdmin(profile) || maySend;
 
   const loadLetters = useCallback(async (pageIndex: number) => {
     setLoading(true);
