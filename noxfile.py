@@ -125,11 +125,19 @@ def typecheck_tree() -> Path:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff and mypy (strict on the kernel and the SDK)."""
+    """ruff and mypy (strict on the kernel and the SDK), then the web's ESLint (`npm run lint:web`) and tsc
+    over the host, the JS SDK and every remote (`npm run typecheck`)."""
     session.run("ruff", "check", ".")
     top = typecheck_tree()
     sources = [str(top / "atrium" / "kernel"), str(top / "atrium" / "sdk")]
     session.run("mypy", *sources, env={"MYPYPATH": str(top)})
+    if not (ROOT / "package.json").exists():
+        return
+    # the web's tools come with `npm install`: installed first when node_modules lacks them (no build needed)
+    if not (ROOT / "node_modules" / ".bin" / "eslint").exists():
+        session.run("npm", "install", "--no-audit", "--no-fund", external=True)
+    session.run("npm", "run", "lint:web", external=True)
+    session.run("npm", "run", "typecheck", external=True)
 
 
 @nox.session

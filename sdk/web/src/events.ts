@@ -6,7 +6,8 @@ export type Handler<T = unknown> = (payload: T) => void;
  * `login`, `logout`, `tenant:switched`, `system:switched`, `menus:loaded`, `tab:opened`, `tab:closed`,
  * `route:changed`, `message:received`, `language:changed`, `theme:changed`. */
 export class EventBus {
-  private handlers = new Map<string, Set<Handler<any>>>();
+  // handlers of every payload type: the bus cannot know which one an event carries (`emit` hands on what it gets)
+  private handlers = new Map<string, Set<Handler<never>>>();
 
   on<T = unknown>(event: string, handler: Handler<T>): () => void {
     let set = this.handlers.get(event);
@@ -35,7 +36,7 @@ export class EventBus {
     if (!set) return;
     for (const handler of Array.from(set)) {
       try {
-        handler(payload);
+        (handler as Handler<T | undefined>)(payload);
       } catch (err) {
         console.error(`[atrium] handler for "${event}" failed`, err);
       }

@@ -14,7 +14,7 @@ export function normalizeLocale(value: string | undefined | null): Locale {
 
 /** The current interface language: i18next's, else the language cookie, else zh-cn. */
 export function currentLocale(): Locale {
-  const lang = (i18next as any)?.language || getCookie(LANGUAGE_COOKIE);
+  const lang = i18next?.language || getCookie(LANGUAGE_COOKIE);
   return normalizeLocale(lang);
 }
 
@@ -26,8 +26,8 @@ export function languageHeader(locale: string = currentLocale()): string {
 /** Translates outside React; falls back to `defaultValue` when no bundle is loaded yet. */
 export function translate(key: string, defaultValue: string, options: Record<string, unknown> = {}): string {
   try {
-    if ((i18next as any)?.isInitialized) {
-      const value = i18next.t(key, { defaultValue, ...options } as any);
+    if (i18next?.isInitialized) {
+      const value = i18next.t(key, { defaultValue, ...options });
       if (typeof value === 'string' && value) return value;
     }
   } catch {

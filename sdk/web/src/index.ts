@@ -11,7 +11,7 @@ export { getCookie, setCookie, removeCookie, local } from './storage';
 export { EventBus, bus, type Handler } from './events';
 export {
   session, useSession, DEFAULT_SYSTEM_CODE, PLATFORM_TENANT_ID, TOKEN_COOKIE, REFRESH_COOKIE,
-  type Profile, type UserInfo, type SsoData, type SystemRef, type SessionSnapshot,
+  type Profile, type UserInfo, type SsoData, type SignInData, type SystemRef, type SessionSnapshot,
 } from './session';
 export {
   LOCALES, DEFAULT_LOCALE, LANGUAGE_COOKIE, normalizeLocale, currentLocale, languageHeader, translate, useT,
@@ -32,7 +32,10 @@ export { definePlugin, acceptPlugin, PLUGIN_TAG, type PluginDefinition, type Tag
 export { SLOT_NAMES, type SlotName, type SlotComponents, type NavbarItemProps, type DrawerSlotProps, type HomeCardSlot } from './slots';
 export { globalContext, ShellContext, useShell, type ShellApi, type MenuItem, type Manifest, type ManifestPlugin } from './context';
 export { openTab, closeTab, closeOthers, closeAll, tabKey, HOME_PATH, type TabView, type CloseResult } from './tabs';
-export { runExportTask, EXPORT_DONE, EXPORT_FAILED, type ExportTaskOptions, type ExportRecord } from './exportTask';
+export {
+  runExportTask, downloadHref, EXPORT_WAITING, EXPORT_RUNNING, EXPORT_DONE, EXPORT_FAILED, EXPORT_EXPIRED,
+  type ExportTaskOptions, type ExportRecord, type ExportRequester,
+} from './exportTask';
 
 /** The packages shared as singletons between the host and every plugin, with their version ranges.
  * The webpack helper (`@atrium/sdk/webpack`) builds every Module Federation config from this list. */

@@ -208,17 +208,18 @@ export async function handleNotLoggedIn(): Promise<void> {
   const finish = () => {
     state.handlingLogout = false;
   };
-  if (user?.portalType === 'sso' && (sso.urlLogin || (user as any).urlLogin)) {
-    session.setSso({ portalType: 'sso', ssoType: user.ssoType, urlLogout: user.urlLogout, urlLogin: sso.urlLogin || (user as any).urlLogin });
+  const urlLogin = sso.urlLogin || (typeof user?.urlLogin === 'string' ? user.urlLogin : '');
+  if (user?.portalType === 'sso' && urlLogin) {
+    session.setSso({ portalType: 'sso', ssoType: user.ssoType, urlLogout: user.urlLogout, urlLogin });
     session.clear();
-    cfg.location.assign(String(sso.urlLogin || (user as any).urlLogin));
+    cfg.location.assign(urlLogin);
     finish();
     return;
   }
   if (sso.domainName && sso.ssoToken && sso.ssoRefreshToken) {
     let url: string | undefined;
     try {
-      const data = await request<any>('base/sso/logout-ssoapi', {
+      const data = await request<string | { url?: string; redirectUrl?: string } | null>('base/sso/logout-ssoapi', {
         method: 'POST',
         data: { domain: sso.domainName, ssoToken: sso.ssoToken, ssoRefreshToken: sso.ssoRefreshToken },
         silent: true,

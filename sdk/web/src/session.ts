@@ -46,6 +46,15 @@ export interface SsoData {
   portalCode?: string;
 }
 
+/** The answer of login, going-system or a token refresh, as `session.signIn` reads it (the rest is the caller's). */
+export interface SignInData extends Profile {
+  authorization?: string | null;
+  token?: string | null;
+  'refresh-authorization'?: string | null;
+  refreshToken?: string | null;
+  [field: string]: unknown;
+}
+
 export interface SessionSnapshot {
   token?: string;
   refreshToken?: string;
@@ -121,7 +130,7 @@ class SessionStore {
   }
 
   /** Stores the answer of login, going-system or refresh: tokens in cookies, profile in local storage. */
-  signIn(data: Record<string, any>): void {
+  signIn(data: SignInData): void {
     this.setTokens(data.authorization ?? data.token, data['refresh-authorization'] ?? data.refreshToken);
     const profile: Profile = {
       isSuperAdmin: data.isSuperAdmin,
@@ -133,8 +142,8 @@ class SessionStore {
       lang: data.lang,
     };
     const previous = local.get<Profile>(PROFILE_KEY, {}) || {};
-    const merged: Profile = { ...previous };
-    for (const [k, v] of Object.entries(profile)) if (v !== undefined) (merged as any)[k] = v;
+    const given = Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)) as Partial<Profile>;
+    const merged: Profile = { ...previous, ...given };
     local.set(PROFILE_KEY, merged);
     this.changed();
   }

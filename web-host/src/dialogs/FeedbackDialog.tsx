@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 import { App, Form, Input, Modal, Select, Upload, type UploadFile } from 'antd';
 import { PlusIcon } from '../icons';
@@ -46,6 +46,20 @@ export function FeedbackDialog({ activeTitle }: { activeTitle: string }) {
     }
   };
 
+  // Pasting a picture while the dialog is open: PNG only (with the current language and file service).
+  const pasted = useEffectEvent((event: ClipboardEvent) => {
+    const items = Array.from(event.clipboardData?.items || []);
+    const image = items.find((i) => i.kind === 'file');
+    if (!image) return;
+    event.preventDefault();
+    if (image.type !== 'image/png') {
+      message.warning(t('feedback.pngOnly'));
+      return;
+    }
+    const file = image.getAsFile();
+    if (file) void sendImage(file);
+  });
+
   useEffect(() => {
     if (!open) return undefined;
     form.resetFields();
@@ -53,23 +67,10 @@ export function FeedbackDialog({ activeTitle }: { activeTitle: string }) {
     request<DicItem[]>('base/dic-items/get-dictype', { params: { dicType: 'FEEDBACK_DIC' }, silent: true })
       .then((list) => setReasons(Array.isArray(list) ? list : []))
       .catch(() => setReasons([]));
-    // Pasting a picture while the dialog is open: PNG only.
-    const onPaste = (event: ClipboardEvent) => {
-      const items = Array.from(event.clipboardData?.items || []);
-      const image = items.find((i) => i.kind === 'file');
-      if (!image) return;
-      event.preventDefault();
-      if (image.type !== 'image/png') {
-        message.warning(t('feedback.pngOnly'));
-        return;
-      }
-      const file = image.getAsFile();
-      if (file) void sendImage(file);
-    };
+    const onPaste = (event: ClipboardEvent) => pasted(event);
     document.addEventListener('paste', onPaste);
     return () => document.removeEventListener('paste', onPaste);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  }, [open, form]);
 
   const submit = async () => {
     let values: { reason: string; description?: string };

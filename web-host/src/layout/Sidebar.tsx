@@ -8,6 +8,9 @@ import { findMenu, menuPath } from '../menus';
 import { setSidebar, store, useStore } from '../store';
 import { menuTitle } from './titles';
 
+/** One empty list, so that a page outside the menus keeps the memoised side tree. */
+const NO_PARENTS: string[] = [];
+
 const canvas = typeof document !== 'undefined' ? document.createElement('canvas') : null;
 /** Width of a title in px at the menu's font, to decide on tooltips (spec 9: 105 px, 120 at top level). */
 export function textWidth(text: string, font = '14px -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif'): number {
@@ -196,7 +199,7 @@ export function Sidebar({ inDrawer = false }: { inDrawer?: boolean }) {
   const collapsed = !inDrawer && !opened;
   const menu = findMenu(index, location.pathname);
   const activeId = menu ? String(menu.menuId) : undefined;
-  const parents = activeId ? index?.parents.get(activeId) || [] : [];
+  const parents = (activeId && index?.parents.get(activeId)) || NO_PARENTS;
 
   // Compact layout: the side shows the children of the selected top-level menu.
   const tree = useMemo(() => {

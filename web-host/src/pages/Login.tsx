@@ -29,11 +29,12 @@ type SsoModes = { own: OwnMode[]; qr: boolean; other: boolean; ldap: string[]; p
 /** Which single sign-on tabs the tenant's sign-in page offers (providers with a QR or redirect mode). */
 function useSsoModes(where: Where): SsoModes {
   const [modes, setModes] = useState<SsoModes>({ own: OWN_MODES, qr: false, other: false, ldap: [], platformQr: false, register: false });
-  const key = `${where.tenantId ?? ''}|${where.domainName ?? ''}`;
+  // asked again for another tenant or domain only (the caller makes a new `where` on every render)
+  const { tenantId, domainName } = where;
   useEffect(() => {
     let live = true;
     type Info = { loginTypes?: { type: string; modes?: string[]; domains?: string[] }[]; allowRegister?: boolean };
-    request<Info>('base/base-login-config/get-login-info', { params: { ...where }, silent: true })
+    request<Info>('base/base-login-config/get-login-info', { params: { tenantId, domainName }, silent: true })
       .then((info) => {
         const all = Array.isArray(info?.loginTypes) ? info.loginTypes : [];
         const has = (m: string) => all.some((x) => Array.isArray(x.modes) && x.modes.includes(m));
@@ -47,8 +48,7 @@ function useSsoModes(where: Where): SsoModes {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [tenantId, domainName]);
   return modes;
 }
 

@@ -71,7 +71,7 @@ export function PlatformQr({ onSignedIn }: { onSignedIn: (data: Record<string, a
     const ws = new WebSocket(socketUrl(m));
     socket.current = ws;
     ws.onmessage = (ev) => {
-      let msg: { type?: string; state?: string } = {};
+      let msg: { type?: string; state?: string };
       try {
         msg = JSON.parse(String(ev.data));
       } catch {

@@ -9,19 +9,18 @@ import { useSsoT } from './parts';
 export function useLoginTypes(where: Where): { types: LoginType[]; loading: boolean } {
   const [types, setTypes] = useState<LoginType[]>([]);
   const [loading, setLoading] = useState(true);
-  const key = `${where.tenantId ?? ''}|${where.domainName ?? ''}`;
+  const { tenantId, domainName } = where;
   useEffect(() => {
     let live = true;
     setLoading(true);
-    loginTypes(where)
+    loginTypes({ tenantId, domainName })
       .then((list) => live && setTypes(Array.isArray(list) ? list : []))
       .catch(() => live && setTypes([]))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [tenantId, domainName]);
   return { types, loading };
 }
 
@@ -30,17 +29,17 @@ function QrFrame({ type, where }: { type: LoginType; where: Where }) {
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<string>();
   const [round, setRound] = useState(0);
+  const { tenantId, domainName } = where;
   useEffect(() => {
     let live = true;
-    const call = startSignIn(type.provider, where, 'qr', session.takeRedirect() || '');
+    const call = startSignIn(type.provider, { tenantId, domainName }, 'qr', session.takeRedirect() || '');
     setUrl(undefined);
     setError(undefined);
     call.then((s) => live && setUrl(s.url)).catch((e: RequestError) => live && setError(e.message));
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [type.provider, round]);
+  }, [type.provider, tenantId, domainName, round]);
   return (
     <div style={{ textAlign: 'center' }}>
       {error && <Empty description={<span data-testid="sso-error">{error}</span>} />}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button, Result, Typography } from 'antd';
 import { session } from '@atrium/sdk';
@@ -17,16 +17,18 @@ function useStep(run: () => Promise<SignInAnswer | void>, fallback: string): [St
   const [step, setStep] = useState<Step>({ phase: 'working' });
   const finish = useFinish();
   const started = useRef(false);
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
+  const start = useEffectEvent(() => {
     run()
       .then((data) => (data ? finish(data) : undefined))
       .catch((err) => {
         const f = failure(err, fallback);
         setStep(f.link ? { phase: 'link', link: f.link } : { phase: 'failed', message: f.message });
       });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    start();
   }, []);
   return [step, setStep];
 }

@@ -2,7 +2,7 @@
  * Calls of the dyreport service (spec 7.1) through the SDK's request client. On a shared link page every
  * call carries the link's token (header `linkToken`), which the server checks instead of a session.
  */
-import { request, type RequestOptions } from '@atrium/sdk';
+import { request, runExportTask, type ExportRequester, type RequestOptions } from '@atrium/sdk';
 import type { ChartView, DrillItem, FilterItem, JumpInfo, LinkValidation, PanelDetail } from './model/types';
 import type { LinkageInfo } from './model/jump';
 
@@ -101,32 +101,24 @@ export function exportTaskBody(view: Pick<ChartView, 'id' | 'title' | 'name'>, p
   return body;
 }
 
-type Requester = <T>(path: string, options: RequestOptions) => Promise<T>;
-
 /**
- * Spec 4: submit the task, poll its status once a second until it is 2, then hand the download address
- * to `download`. A non-800 poll rejects with the server's message (the caller shows it as a warning).
+ * Spec 4: the SDK's export flow for one view's task: submitted, polled once a second until its status is 2,
+ * then the address the result carries handed to `download`. Nothing is shown here: a failure rejects with the
+ * server's message and the caller shows it as a warning.
  */
 export async function runViewExport(
   body: ExportTaskBody,
   download: (url: string, fileName: string) => void,
-  deps: { request?: Requester; sleep?: (ms: number) => Promise<void>; maxPolls?: number } = {},
+  deps: { request?: ExportRequester; sleep?: (ms: number) => Promise<void>; maxPolls?: number } = {},
 ): Promise<void> {
-  const req: Requester = deps.request || ((p, o) => request(p, o));
-  const sleep = deps.sleep || ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const created = await req<{ exportId: number }>('dataexport/data-export/v2/export/', { method: 'POST', data: body, silent: true });
-  const exportId = created?.exportId;
-  for (let i = 0; i < (deps.maxPolls ?? 3600); i += 1) {
-    await sleep(EXPORT_POLL_MS);
-    const st = await req<{ status: number; downloadUrl?: string; url?: string; fileName?: string; errorMsg?: string }>(
-      'dataexport/data-export/v2/get-export-result', { method: 'POST', params: { exportId }, data: {}, silent: true },
-    );
-    const status = Number(st?.status);
-    if (status === 2) {
-      download(st.downloadUrl || st.url || '', st.fileName || `${body.fileName}.xlsx`);
-      return;
-    }
-    if (status === 3 || status === 4 || status === -1) throw new Error(st?.errorMsg || 'export failed');
-  }
-  throw new Error('export timed out');
+  await runExportTask({
+    ...body,
+    intervalMs: EXPORT_POLL_MS,
+    maxPolls: deps.maxPolls,
+    notify: false,
+    downloadFrom: 'result',
+    download,
+    request: deps.request,
+    sleep: deps.sleep,
+  });
 }

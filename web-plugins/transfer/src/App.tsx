@@ -1,7 +1,7 @@
 /**
  * The transfer plugin's federated module (`./App`): the import page and the export records under
  * /data-transfer. Widgets for other plugins: `./ImportWizard`, `./ExportButton`, `./WordExport`, and the
- * export flow itself, `./exportTask` (`runDataExport`).
+ * export flow with this plugin's texts, `./exportTask` (`runDataExport`, the SDK's `runExportTask`).
  */
 import { Navigate } from 'react-router';
 import { definePlugin } from '@atrium/sdk';

@@ -1,4 +1,4 @@
-import { request, upload } from '@atrium/sdk';
+import { downloadHref, request, upload } from '@atrium/sdk';
 
 const IMPORT = 'import/import-header';
 const EXPORT = 'dataexport/data-export/v2';
@@ -94,12 +94,5 @@ export const downUrl = (fileName: string, oldUrl: string) =>
 
 /** Opens a stored file's download in the browser. */
 export async function downloadStored(fileName: string, oldUrl: string): Promise<void> {
-  const url = await downUrl(fileName, oldUrl);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+  downloadHref(await downUrl(fileName, oldUrl), fileName);
 }

@@ -32,22 +32,19 @@ export function ImageUpload({ value = [], onChange, maxCount = IMAGE_MAX_COUNT, 
   const [items, setItems] = useState<Item[]>([]);
   const [preview, setPreview] = useState<string>('');
 
+  // the list is drawn again when the attachments change, not when the caller hands in an equal new array
+  const valueKey = JSON.stringify(value);
   useEffect(() => {
     let alive = true;
-    Promise.all(value.map(async (v) => {
-      let thumb = '';
-      try {
-        thumb = await viewUrl(v.url);
-      } catch {
-        thumb = '';
-      }
+    const attachments: ImageAttachment[] = JSON.parse(valueKey);
+    Promise.all(attachments.map(async (v) => {
+      const thumb = await viewUrl(v.url).catch(() => '');
       return { uid: String(v.fileId), name: v.url.split('/').pop() || '', status: 'done', url: thumb, thumbUrl: thumb, fileId: v.fileId, stored: v.url } as Item;
     })).then((list) => alive && setItems(list));
     return () => {
       alive = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [JSON.stringify(value)]);
+  }, [valueKey]);
 
   const emit = (list: Item[]) => onChange?.(list.filter((i) => i.fileId && i.stored).map((i) => ({ url: i.stored as string, fileId: i.fileId as number })));
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { App as AntApp, Button, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
 import { LOCALES, useT } from '@atrium/sdk';
 import { docDetail, getEndpoint, saveDoc, saveEndpoint, type DocInput, type Endpoint } from '../api';
@@ -14,10 +14,12 @@ export function DocEditor({ id, locale, onClose }: { id?: string; locale: string
   const [form] = Form.useForm<DocInput>();
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    if (id) docDetail(id).then((d) => form.setFieldsValue({ ...d, content: d.content || '' })).catch(() => onClose(false));
+  // the form is filled when the dialog opens on a document (a new one starts in the page's locale)
+  const fill = useEffectEvent((docId?: string) => {
+    if (docId) docDetail(docId).then((d) => form.setFieldsValue({ ...d, content: d.content || '' })).catch(() => onClose(false));
     else form.setFieldsValue({ menuCode: '', locale, title: '', content: '', manualUrl: '', sort: 0 });
-  }, [id]);
+  });
+  useEffect(() => fill(id), [id]);
 
   const submit = async () => {
     const values = await form.validateFields();
@@ -65,14 +67,15 @@ export function EndpointEditor({ onClose }: { onClose: () => void }) {
   const [hasKey, setHasKey] = useState(false);
   const [saving, setSaving] = useState(false);
 
+  const unavailable = useEffectEvent(() => onClose());
   useEffect(() => {
     getEndpoint()
       .then((e) => {
         setHasKey(e.hasKey);
         form.setFieldsValue({ ...e, enabled: !!e.enabled, apiKey: '' });
       })
-      .catch(onClose);
-  }, []);
+      .catch(() => unavailable());
+  }, [form]);
 
   const submit = async () => {
     const v = await form.validateFields();

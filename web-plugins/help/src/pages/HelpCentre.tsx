@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Button, Card, Empty, Input, List, Pagination, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useSession, useT } from '@atrium/sdk';
@@ -10,8 +10,9 @@ const PAGE_ROWS = 20;
 function Detail({ id, onBack }: { id: string; onBack: () => void }) {
   const t = useT('help');
   const [doc, setDoc] = useState<HelpDoc | null>(null);
+  const missing = useEffectEvent(() => onBack());
   useEffect(() => {
-    docDetail(id).then(setDoc).catch(onBack);
+    docDetail(id).then(setDoc).catch(() => missing());
   }, [id]);
   if (!doc) return <Spin />;
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert, App, Button, Card, Col, Drawer, Flex, Grid, Input, List, Row, Space, Tabs, Upload } from 'antd';
 import { RequestError, saveBlob, useT } from '@atrium/sdk';
@@ -81,6 +81,17 @@ export function DesignerPage() {
     if (el && modelerRef.current) modelerRef.current.get('propertiesPanel').attachTo(el);
   }, []);
 
+  // The modeler is made once, for the model the page opened on (a new model keeps its modeler when it is first
+  // saved): what it calls back reads the current language through these effect events.
+  const problemsOf = useEffectEvent((modeler: Modeler) => canvasProblems(modeler, t));
+  const loadFailed = useEffectEvent((e: unknown) => { console.error(e); message.error(String(e)); });
+  const openedModel = useEffectEvent(async (): Promise<string> => {
+    if (!modelId) return EMPTY;
+    const d = await processApi.model(modelId);
+    setKey(d.key); setName(d.name); setCategory(d.category);
+    return d.xml;
+  });
+
   useEffect(() => {
     let cancelled = false;
     (async () => {
@@ -98,22 +109,16 @@ export function DesignerPage() {
       });
       modelerRef.current = modeler;
       if (panelRef.current) modeler.get('propertiesPanel').attachTo(panelRef.current);
-      let xml = EMPTY;
-      if (modelId) {
-        const d = await processApi.model(modelId);
-        xml = d.xml; setKey(d.key); setName(d.name); setCategory(d.category);
-      }
-      await showDiagram(modeler, xml);
+      await showDiagram(modeler, await openedModel());
       modeler.on('selection.changed', (e: any) => setSelected(e.newSelection?.[0] || null));
-      modeler.on('commandStack.changed', () => { setRefused(null); setProblems(canvasProblems(modeler, t)); });
+      modeler.on('commandStack.changed', () => { setRefused(null); setProblems(problemsOf(modeler)); });
       // A refused line never reaches the diagram: say why, beside the canvas.
       modeler.on('connect.end', 1500, (e: any) => { const r = connectRefusal(e.context); if (r) setRefused(r); });
       modeler.on('bendpoint.move.end', 1500, (e: any) => { const r = reconnectRefusal(e.context); if (r) setRefused(r); });
-      setProblems(canvasProblems(modeler, t));
+      setProblems(problemsOf(modeler));
       setReady(true);
-    })().catch((e) => { console.error(e); message.error(String(e)); });
+    })().catch((e) => loadFailed(e));
     return () => { cancelled = true; modelerRef.current?.destroy(); modelerRef.current = null; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => { modelerRef.current?.get('canvas').resized(); }, [narrow]);

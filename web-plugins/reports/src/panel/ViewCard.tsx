@@ -4,7 +4,7 @@
  * handles clicks (drill, linkage, jump), the details dialog and the export.
  */
 import { App, Button, Spin, Tooltip } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { api, type DataBody } from '../api';
 import { fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
 import type { ChartClick } from '../charts/EchartsChart';
@@ -141,10 +141,12 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const [details, setDetails] = useState(false);
   const [exporting, setExporting] = useState(false);
 
+  // the designer makes a new store when its components change: the definition is asked again only for another
+  // view or panel (the store's calls are read when it is asked)
+  const definition = useEffectEvent((id: string) => store.calls.view(id));
   useEffect(() => {
     let alive = true;
-    store.calls
-      .view(viewId)
+    definition(viewId)
       .then((v) => {
         if (!alive) return;
         setDef(v);
@@ -155,9 +157,6 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
     return () => {
       alive = false;
     };
-    // the designer makes a new store when its components change: the definition is asked again only for another
-    // view or panel
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [viewId, env.panelId, env.access]);
 
   const view = result || def;
@@ -172,11 +171,14 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   );
   const bodyKey = JSON.stringify(body);
 
+  // the data is asked again when the body changes in content (not in identity), on a refresh (epoch) or for
+  // another view or panel; the first answer may come with the panel's first load
+  const loadData = useEffectEvent(() => (epoch === 0 && store.calls.takeData(viewId, bodyKey)) || api.data(viewId, env.panelId, body, env.access));
+  const failedText = useEffectEvent(() => t('view.failed'));
   useEffect(() => {
     let alive = true;
     setLoading(true);
-    const answer = (epoch === 0 && store.calls.takeData(viewId, bodyKey)) || api.data(viewId, env.panelId, body, env.access);
-    answer
+    loadData()
       .then((r) => {
         if (!alive) return;
         // spec 4: success only when the code is 800 and success is true
@@ -184,15 +186,14 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
           setResult(r);
           setError(null);
         } else {
-          setError((r as unknown as { msg?: string })?.msg || t('view.failed'));
+          setError((r as unknown as { msg?: string })?.msg || failedText());
         }
       })
-      .catch((e: Error) => alive && setError(e?.message || t('view.failed')))
+      .catch((e: Error) => alive && setError(e?.message || failedText()))
       .finally(() => alive && setLoading(false));
     return () => {
       alive = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [bodyKey, epoch, viewId, env.panelId, env.access]);
 
   // a new filter, linkage or drill starts the table at its first page again

@@ -1,4 +1,5 @@
-/** Exports of view data (spec 4, 7.2) through the dataexport service's asynchronous tasks. */
+/** Exports of view data (spec 4, 7.2) through the dataexport service's asynchronous tasks (the SDK's flow). */
+import { downloadHref } from '@atrium/sdk';
 import { exportTaskBody, runViewExport, type DataBody } from '../api';
 import { flatTable, leafColumns } from '../charts/tables';
 import type { ChartView } from '../model/types';
@@ -23,17 +24,6 @@ function resourceIdFor(code: string): string | undefined {
   return undefined;
 }
 
-export function download(url: string, fileName: string): void {
-  if (!url) return;
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
 /** Exports the views one after the other; rejects with the server's message on a failure. */
 export async function exportViews(items: ExportItem[], progress?: (key: string, opts?: Record<string, unknown>) => void): Promise<void> {
   for (const it of items) {
@@ -41,6 +31,6 @@ export async function exportViews(items: ExportItem[], progress?: (key: string, 
     const { goPage: _page, ...requestList } = it.body;
     const body = exportTaskBody(it.view, it.panelId, columns, requestList, resourceIdFor('dyreport:export'));
     progress?.('export.running', { name: it.view.title || it.view.name });
-    await runViewExport(body, download);
+    await runViewExport(body, downloadHref);
   }
 }

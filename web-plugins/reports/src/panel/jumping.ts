@@ -37,7 +37,7 @@ export function runJump({ store, view, click, data, warn }: { store: PanelStore;
 
 /** On the target: reads and removes the stored parameters (only those meant for this panel, and fresh). */
 export function takeJumpParams(panelId: string, maxAgeMs = 10 * 60 * 1000): JumpParams | null {
-  let raw: string | null = null;
+  let raw: string | null;
   try {
     raw = localStorage.getItem(JUMP_STORAGE_KEY);
   } catch {

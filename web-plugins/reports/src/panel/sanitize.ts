@@ -15,7 +15,8 @@ export function sanitizeHtml(html: string): string {
       }
       for (const attr of Array.from(child.attributes)) {
         const name = attr.name.toLowerCase();
-        const value = attr.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
+        // white space and control characters (C0, DEL, C1) hidden in a scheme, e.g. `java\tscript:`
+        const value = attr.value.replace(/[\s\p{Cc}]/gu, '').toLowerCase();
         if (name.startsWith('on') || ((name === 'href' || name === 'src' || name === 'xlink:href' || name === 'action') && /^(javascript|vbscript|data:text)/.test(value))) {
           child.removeAttribute(attr.name);
         }

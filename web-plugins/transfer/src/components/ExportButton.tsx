@@ -20,7 +20,7 @@ export function ExportButton({ options, children, onDone, ...rest }: ExportButto
     setProgress(0);
     try {
       const opts = typeof options === 'function' ? options() : options;
-      await runDataExport({ ...opts, onProgress: (r) => setProgress(r.progress) });
+      await runDataExport({ ...opts, onProgress: (r) => setProgress(r.progress ?? 0) });
       onDone?.();
     } catch {
       /* the flow showed the message */

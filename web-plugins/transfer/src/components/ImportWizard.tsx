@@ -4,7 +4,7 @@
  * (total, successes, failures, the failed rows as Excel). `ImportButton` is the one-step flow: upload,
  * then the result dialog. Exposed as `./ImportWizard`.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { App as AntApp, Button, Modal, Radio, Select, Space, Steps, Table, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '@atrium/sdk';
@@ -66,10 +66,12 @@ export function ImportWizard({ importId, onFinished }: ImportWizardProps) {
   const [started, setStarted] = useState<ImportResult | null>(null);
   const res = useResultPolling(started);
 
-  useEffect(() => {
+  // told once when the import ends (done or failed), not on every poll
+  const status = res?.status;
+  const ended = useEffectEvent(() => {
     if (res && (res.status === 2 || res.status === 3)) onFinished?.(res);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [res?.status]);
+  });
+  useEffect(() => ended(), [status]);
 
   const reset = () => {
     setStep(0);

@@ -1,11 +1,12 @@
 /** The echarts engine, in its own chunk: only the charts and components the viewer draws. */
-import { init, use, registerMap, type EChartsType } from 'echarts/core';
+// echarts' `use` registers the parts it draws with (not a React hook): imported under a name that says so
+import { init, use as registerParts, registerMap, type EChartsType } from 'echarts/core';
 import { BarChart, LineChart, PieChart, FunnelChart, RadarChart, GaugeChart, ScatterChart, TreemapChart, MapChart } from 'echarts/charts';
 import { GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, GeoComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import { MAP_NAME } from '../echartsOptions';
 
-use([
+registerParts([
   BarChart, LineChart, PieChart, FunnelChart, RadarChart, GaugeChart, ScatterChart, TreemapChart, MapChart,
   GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, GeoComponent, CanvasRenderer,
 ]);

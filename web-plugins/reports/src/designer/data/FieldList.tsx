@@ -1,6 +1,6 @@
 /** The fields of a saved dataset: rename, type, role and ticked, saved together. */
 import { App, Button, Checkbox, Input, Table, Tag } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { dataApi } from './api';
 import { fieldPatches } from './datasetForm';
 import { RoleSelect, TypeSelect } from './FieldSelects';
@@ -10,11 +10,10 @@ import type { Dataset, DatasetField } from './types';
 export function FieldList({ dataset, onSaved }: { dataset: Dataset; onSaved: (d: Dataset) => void }) {
   const { t } = useDT();
   const { message } = App.useApp();
-  const stored = (dataset.fields || []).filter((f) => !f.calculated);
+  const stored = useMemo(() => (dataset.fields || []).filter((f) => !f.calculated), [dataset]);
   const [fields, setFields] = useState<DatasetField[]>(stored);
   const [saving, setSaving] = useState(false);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => setFields(stored), [dataset]);
+  useEffect(() => setFields(stored), [stored]);
 
   const edit = (id: string, patch: Partial<DatasetField>) => setFields((list) => list.map((f) => (f.id === id ? { ...f, ...patch } : f)));
   const patches = fieldPatches(stored, fields);

@@ -3,7 +3,7 @@
  * selected. Rows are as tall as the viewer draws them at this width, so the canvas shows the published look.
  */
 import ReactGridLayout, { noCompactor, useContainerWidth, type Layout, type LayoutItem } from 'react-grid-layout';
-import { useMemo, type CSSProperties } from 'react';
+import { useMemo, useState, type CSSProperties } from 'react';
 import { panelBackground, panelScale, type Box } from '../../model/layout';
 import type { PanelComponent, PanelStyle } from '../../model/types';
 import { PanelContext, PanelStore } from '../../panel/store';
@@ -37,11 +37,16 @@ export interface CanvasProps {
   onDeselect: () => void;
 }
 
-/** The viewer's panel state, for the charts and widgets the canvas draws. */
+/** The viewer's panel state, for the charts and widgets the canvas draws: made again when the panel, its set
+ * of components or its chart style change, not when a component moves (its charts keep their data). */
 function usePreviewStore(panelId: string, name: string, components: PanelComponent[], style: PanelStyle): PanelStore {
-  const key = JSON.stringify([components.filter((c) => c.type !== 'view' || c.propValue?.viewId).map((c) => (c.type === 'custom' ? c : c.id)), style.chart]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => new PanelStore(buildEnv({ id: panelId, name, panelData: components, panelStyle: style }, undefined, true)), [panelId, key]);
+  const key = JSON.stringify([panelId, components.filter((c) => c.type !== 'view' || c.propValue?.viewId).map((c) => (c.type === 'custom' ? c : c.id)), style.chart]);
+  const make = () => ({ key, store: new PanelStore(buildEnv({ id: panelId, name, panelData: components, panelStyle: style }, undefined, true)) });
+  const [made, setMade] = useState(make);
+  if (made.key === key) return made.store;
+  const next = make();
+  setMade(next);
+  return next.store;
 }
 
 export function Canvas(props: CanvasProps) {

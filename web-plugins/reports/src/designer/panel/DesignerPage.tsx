@@ -59,7 +59,10 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
   const selected = selectedId ? findComponent(state.components, selectedId) || null : null;
   const placedViewIds = useMemo(() => new Set(viewIdsOf(state.components)), [state.components]);
   const placedViews = useMemo(() => views.filter((v) => placedViewIds.has(v.id)), [views, placedViewIds]);
-  const texts = (type: PaletteType) => ({ title: t(`defaults.${type}`), text: t('defaults.text'), tabTitle: t('tabs.defaultTitle', { n: 1 }) });
+  const texts = useCallback(
+    (type: PaletteType) => ({ title: t(`defaults.${type}`), text: t('defaults.text'), tabTitle: t('tabs.defaultTitle', { n: 1 }) }),
+    [t],
+  );
 
   const place = useCallback((type: PaletteType, cell: GridItem | null, viewId?: string) => {
     const c = createComponent(type, texts(type), viewId);
@@ -69,7 +72,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
       return [...list, { ...c, style: { ...c.style, ...boxFromGrid(at, state.style.width) } }];
     });
     setSelectedId(c.id);
-  }, [design, state.style.width]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [design, state.style.width, texts]);
 
   const add = (choice: PaletteChoice, cell: GridItem | null = null) => {
     if (choice.type === 'view' && !choice.viewId) return setEditor({ view: null, placement: { cell: cell || undefined } });

@@ -4,7 +4,7 @@
  * carry the clicked values as parameters; same or new window), and the drill path set in the view editor.
  */
 import { App, Button, Checkbox, Empty, Input, Modal, Segmented, Select, Spin, Tabs, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { designerApi, type JumpSetItem } from './api';
 import { useDatasetFields, viewLabel, type PanelView } from './datasets';
 import type { LinkageTarget, PanelListItem } from './types';
@@ -76,13 +76,16 @@ function JumpTab({ view, jumps, setJumps, panelId }: { view: PanelView; jumps: J
   useEffect(() => {
     designerApi.panels().then((l) => setPanels((l || []).filter((p) => p.id !== panelId))).catch(() => undefined);
   }, [panelId]);
-  const targetPanelIds = Array.from(new Set(jumps.map((j) => j.targetPanelId).filter(Boolean))) as string[];
+  // the views of each target panel, asked once
+  const asked = useRef(new Set<string>());
+  const targetPanels = Array.from(new Set(jumps.map((j) => j.targetPanelId).filter(Boolean))).join(',');
   useEffect(() => {
-    for (const id of targetPanelIds) {
-      if (targetViews[id]) continue;
+    for (const id of targetPanels.split(',')) {
+      if (!id || asked.current.has(id)) continue;
+      asked.current.add(id);
       designerApi.views(id).then((v) => setTargetViews((m) => ({ ...m, [id]: v as PanelView[] }))).catch(() => setTargetViews((m) => ({ ...m, [id]: [] })));
     }
-  }, [targetPanelIds.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [targetPanels]);
   const allTargetViews = Object.values(targetViews).flat();
   const targetFields = useDatasetFields(allTargetViews.map((v) => v.tableId || ''));
   const fields = sourceFields(view);

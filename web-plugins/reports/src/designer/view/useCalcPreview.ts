@@ -2,7 +2,7 @@
  * The preview's data: calcData for the unsaved definition, asked again ~300 ms after the last change of
  * what the data depends on (fields, kind, dataset, result settings). Style changes redraw without a call.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { ChartView } from '../../model/types';
 import { isTableKind } from './kinds';
 import { isDrawable, viewFromDraft, type ViewDraft } from './model';
@@ -27,7 +27,14 @@ export function useCalcPreview(draft: ViewDraft): PreviewState {
   const [state, setState] = useState<PreviewState>({ result: null, error: null, loading: false });
   const key = useMemo(() => dataKey(draft), [draft]);
   const drawable = isDrawable(draft);
+  // the call is made from the draft as it is when the pause ends
+  const calc = useEffectEvent((signal: AbortSignal) => {
+    const view = viewFromDraft(draft);
+    const pageSize = isTableKind(draft.type) ? Number(getIn(draft.attr, ['size', 'tablePageSize']) ?? draft.pageSize) : undefined;
+    return viewApi.calcData({ view, queryFrom: 'panel', cache: false, resultMode: draft.resultMode, resultCount: draft.resultCount, pageSize, goPage: 1 }, signal);
+  });
 
+  // asked again when the key (the draft's data-related parts) changes
   useEffect(() => {
     if (!drawable) {
       setState({ result: null, error: null, loading: false });
@@ -36,10 +43,7 @@ export function useCalcPreview(draft: ViewDraft): PreviewState {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     const timer = setTimeout(() => {
-      const view = viewFromDraft(draft);
-      const pageSize = isTableKind(draft.type) ? Number(getIn(draft.attr, ['size', 'tablePageSize']) ?? draft.pageSize) : undefined;
-      viewApi
-        .calcData({ view, queryFrom: 'panel', cache: false, resultMode: draft.resultMode, resultCount: draft.resultCount, pageSize, goPage: 1 }, controller.signal)
+      calc(controller.signal)
         .then((r) => {
           if (r?.success === false || !r?.data) setState({ result: null, error: (r as unknown as { msg?: string })?.msg || '', loading: false });
           else setState({ result: r, error: null, loading: false });
@@ -52,8 +56,6 @@ export function useCalcPreview(draft: ViewDraft): PreviewState {
       clearTimeout(timer);
       controller.abort();
     };
-    // the key stands for the draft's data-related parts
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, drawable]);
 
   return state;
