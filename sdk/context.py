@@ -96,6 +96,18 @@ def current_context() -> RequestContext:
     return ctx
 
 
+def current_user() -> SessionUser:
+    """The signed-in caller; a request without one is answered "not signed in" (401)."""
+    return current_context().require_user()
+
+
+def current_tenant() -> int:
+    """The tenant the signed-in caller works in (the request's tenant scope, else the session's)."""
+    ctx = current_context()
+    user = ctx.require_user()
+    return ctx.tenant_id if ctx.tenant_id is not None else user.tenant_id
+
+
 def set_context(ctx: RequestContext | None) -> contextvars.Token[RequestContext | None]:
     return _current.set(ctx)
 
