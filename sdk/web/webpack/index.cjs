@@ -287,7 +287,13 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
   };
   config.plugins = [
     federationPlugin({ name, remotes: {}, shared: sharedConfig('host', dir) }, 'provide'),
-    new HtmlWebpackPlugin({ template: template || path.join(dir, 'public/index.html'), inject: 'body', scriptLoading: 'defer' }),
+    // The page is plain HTML, handed over as text: a `template` file would be compiled by a child compiler
+    // that inherits the federation plugin and builds (and minifies) every shared module a second time.
+    new HtmlWebpackPlugin({
+      templateContent: require('node:fs').readFileSync(template || path.join(dir, 'public/index.html'), 'utf8'),
+      inject: 'body',
+      scriptLoading: 'defer',
+    }),
   ];
   if (earlyChunks) config.plugins.push(new (require('./earlyChunks.cjs').EarlyChunks)(earlyChunks));
   if (antdStyles) config.plugins.push(new (require('./antdStyles.cjs').AntdStyles)({ dir, sample: antdStyles }));
