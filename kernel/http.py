@@ -141,9 +141,30 @@ async def read_payload(request: Request) -> Any:
     try:
         # not orjson: it reads integers beyond 64 bits as floats, silently; decoded first, as JSON between
         # systems is UTF-8 (a byte-order mark is dropped), so the parser need not guess the encoding
-        return json.loads(body.decode("utf-8-sig"))
+        payload = json.loads(body.decode("utf-8-sig"))
     except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser goes
         raise BadRequest("error.bad_json") from exc
+    if nested_deeper_than(payload, MAX_JSON_DEPTH):
+        raise BadRequest("error.too_deep", limit=MAX_JSON_DEPTH)
+    return payload
+
+
+#: how deep a request's JSON may nest: far beyond any screen's document (a panel's tabs, a form's schema)
+MAX_JSON_DEPTH = 64
+
+
+def nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether objects and arrays nest more than `limit` levels (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 #: query strings up to this length have their parse kept: the hot pages ask with the same few each time

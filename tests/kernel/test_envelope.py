@@ -79,6 +79,21 @@ def test_malformed_json(user_client, make_client):
     assert zh.post(FEEDBACK, content=b"{oops", headers=headers)["msg"] == "请求内容不是有效的 JSON"
 
 
+def test_json_nested_beyond_the_limit_is_refused_before_any_handler(user_client, make_client):
+    """65 levels of arrays or objects answer 400 naming the limit, in the caller's language; 64 pass on to
+    the route (which refuses the shape with its own validation message)."""
+    headers = {"content-type": "application/json"}
+    too_deep = {"code": 400, "msg": "The request body is nested more than 64 levels deep", "data": None}
+    assert user_client.post(FEEDBACK, content=b"[" * 65 + b"]" * 65, headers=headers) == too_deep
+    objects = b'{"a":' * 65 + b"1" + b"}" * 65
+    assert user_client.post(FEEDBACK, content=objects, headers=headers) == too_deep
+    within = user_client.post(FEEDBACK, content=b"[" * 64 + b"]" * 64, headers=headers)
+    assert within["code"] == 400 and "64 levels" not in within["msg"]
+    zh = make_client("zh-cn").signed_in("alice")
+    deep = zh.post(FEEDBACK, content=b"[" * 70 + b"]" * 70, headers=headers)
+    assert deep["msg"] == "请求内容的嵌套超过 64 层"
+
+
 @pytest.mark.parametrize("ctype", ["multipart/form-data", "multipart/form-data; boundary="])
 def test_a_form_without_its_boundary_is_a_bad_request(user_client, make_client, ctype):
     """Any JSON route given a multipart body it cannot split answers 400 in the caller's language."""
