@@ -6,9 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from atrium.plugins.process import bpmn, service
+from atrium.plugins.process import service
+from atrium.plugins.process.engine import bpmn
 from atrium.plugins.process.models import OPEN
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.grants import holds_grant
 from atrium.sdk.routing import Router
 
@@ -205,5 +206,5 @@ def count() -> dict[str, Any]:
     """Running, failed and normal instances and the week's submissions per day (home cards), with the
     `scope` counted: the tenant's for administrators and holders of `process:stats`, else "mine" (the
     instances the caller started)."""
-    mine = None if holds_grant(STATS_GRANT) else current_context().require_user().user_id
+    mine = None if holds_grant(STATS_GRANT) else current_user().user_id
     return service.counts(mine)

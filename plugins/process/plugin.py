@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from atrium.plugins.process import api, demo, timers
+from atrium.plugins.process import api, demo
+from atrium.plugins.process.engine import timers
 from atrium.plugins.process.models import Base
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
 from atrium.sdk.types import DatabaseSpec, JobSpec

@@ -17,7 +17,8 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import Select, and_, delete, exists, func, or_, select, tuple_, update
 
-from atrium.plugins.process import bpmn, engine, store, waiting
+from atrium.plugins.process.engine import bpmn, spiff, store, waiting
+from atrium.plugins.process.engine.store import TaskRow
 from atrium.plugins.process.models import (
     CANCELLED,
     CLOSED,
@@ -38,25 +39,14 @@ from atrium.plugins.process.models import (
     ProcessVersion,
     TaskCandidate,
 )
-from atrium.plugins.process.store import TaskRow
-from atrium.sdk import BadRequest, Conflict, Forbidden, NotFound, SessionUser, current_context
+from atrium.sdk import BadRequest, Conflict, Forbidden, NotFound, SessionUser
+from atrium.sdk.context import current_tenant, current_user
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
 
 UPCOMING = store.UPCOMING
 MAX_VARIABLES_BYTES = 64_000
 PAGE_MAX = 200
-
-
-def _user() -> SessionUser:
-    return current_context().require_user()
-
-
-def _tenant() -> int:
-    tid = current_context().tenant_id
-    if tid is None:
-        raise Forbidden()
-    return tid
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -105,7 +95,7 @@ def get_version(m: ProcessModel, version: int | None) -> ProcessVersion:
 
 def _check(key: str, xml: str) -> None:
     """Every designer rule plus what the engine itself refuses (a fresh parse, never the cache)."""
-    engine.Compiled(xml, key)
+    spiff.Compiled(xml, key)
 
 
 def save_model(key: str, name: str, category: str, xml: str, model_id: int | None = None) -> dict[str, Any]:
@@ -117,7 +107,7 @@ def save_model(key: str, name: str, category: str, xml: str, model_id: int | Non
     if model_id is None:
         if clash is not None:
             raise Conflict("process:model.key_exists", key=key)
-        m = ProcessModel(key=key, name=name, category=category, created_by=_user().user_id)
+        m = ProcessModel(key=key, name=name, category=category, created_by=current_user().user_id)
         db.add(m)
         db.flush()
     else:
@@ -126,7 +116,9 @@ def save_model(key: str, name: str, category: str, xml: str, model_id: int | Non
             raise Conflict("process:model.key_exists", key=key)
     m.key, m.name, m.category = key, name, category
     m.latest_version += 1
-    db.add(ProcessVersion(model_id=m.id, version=m.latest_version, xml=xml, created_by=_user().user_id))
+    db.add(
+        ProcessVersion(model_id=m.id, version=m.latest_version, xml=xml, created_by=current_user().user_id)
+    )
     db.flush()
     return {**model_out(m), "version": m.latest_version}
 
@@ -187,7 +179,7 @@ def delete_model(ref: str) -> None:
 
 def start_forms() -> list[dict[str, Any]]:
     """The published forms the designer offers as start and task forms (the forms plugin answers)."""
-    answers = services().call_hook("atrium_process_forms", tenant_id=_tenant())
+    answers = services().call_hook("atrium_process_forms", tenant_id=current_tenant())
     out: list[dict[str, Any]] = []
     for found in answers.values():
         out.extend(found or [])
@@ -202,13 +194,13 @@ class Loaded:
     """An instance with its engine state, and what the running step has still to write."""
 
     instance: ProcessInstance
-    comp: engine.Compiled
+    comp: spiff.Compiled
     workflow: BpmnWorkflow
     writes: store.Writes = field(default_factory=store.Writes)
 
 
-def _compiled(version_id: int) -> engine.Compiled:
-    found = engine.cached(version_id)
+def _compiled(version_id: int) -> spiff.Compiled:
+    found = spiff.cached(version_id)
     if found is not None:
         return found
     row = (
@@ -217,7 +209,7 @@ def _compiled(version_id: int) -> engine.Compiled:
     if row is None:
         raise NotFound("process:version.not_found", version=version_id)
     key = session().execute(select(ProcessModel.key).where(ProcessModel.id == row.model_id)).scalar_one()
-    return engine.compiled(row.id, row.xml, key)
+    return spiff.compiled(row.id, row.xml, key)
 
 
 def _check_variables(values: dict[str, Any]) -> dict[str, Any]:
@@ -231,10 +223,10 @@ def _check_variables(values: dict[str, Any]) -> dict[str, Any]:
 
 def _submit_form(form_key: str, data: dict[str, Any], where: dict[str, Any]) -> dict[str, Any]:
     """Validate and store a start or task form through the forms hook; its cleaned data become variables."""
-    user = _user()
+    user = current_user()
     answers = services().call_hook(
         "atrium_process_form_submit",
-        tenant_id=_tenant(),
+        tenant_id=current_tenant(),
         form_code=form_key,
         data=data,
         user_id=user.user_id,
@@ -257,10 +249,10 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     if m.deployed_version is None:
         raise Conflict("process:model.not_deployed", key=m.key)
     row = get_version(m, m.deployed_version)
-    comp = engine.compiled(row.id, row.xml, m.key)
+    comp = spiff.compiled(row.id, row.xml, m.key)
     values = _check_variables(dict(variables))
     start_node = next((n for n in comp.nodes.values() if n.kind == "startEvent"), None)
-    user = _user()
+    user = current_user()
     db = session()
     inst = ProcessInstance(
         model_id=m.id, version_id=row.id, model_key=m.key, model_name=m.name, started_by=user.user_id
@@ -274,7 +266,7 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
             )
         )
     values["initiator"] = user.user_id
-    lo = Loaded(inst, comp, engine.new(comp, values))
+    lo = Loaded(inst, comp, spiff.new(comp, values))
     lo.writes.note("start", name=m.name, user_id=user.user_id)
     step(lo, [])
     return instance_out(inst)
@@ -282,7 +274,7 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
 
 def load(inst: ProcessInstance) -> Loaded:
     comp = _compiled(inst.version_id)
-    return Loaded(inst, comp, engine.load(comp, inst.state))
+    return Loaded(inst, comp, spiff.load(comp, inst.state))
 
 
 def _candidates(node: bpmn.Node, starter: int | None) -> list[tuple[str, int]]:
@@ -318,14 +310,14 @@ def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
         db.flush()
     tid, now = inst.tenant_id, utcnow()
     try:
-        engine.advance(lo.workflow)
+        spiff.advance(lo.workflow)
     except Exception as exc:
         store.write(tid, inst.id, writes, now)
         fail(inst, services().t("process:instance.engine_error", error=str(exc)[:400]))
-        inst.state = engine.dump(lo.workflow)
+        inst.state = spiff.dump(lo.workflow)
         return
-    ready = engine.ready_user_tasks(lo.workflow)
-    http, timers = engine.waits(lo.workflow)
+    ready = spiff.ready_user_tasks(lo.workflow)
+    http, timers = spiff.waits(lo.workflow)
     upcoming = _next_user_tasks([*ready, *http, *timers])
     existing = {r.engine_id: r for r in (store.live_tasks(tid, inst.id) if live is None else live)}
     wanted: dict[str, tuple[Task, str]] = {str(t.id): (t, OPEN) for t in ready}
@@ -375,7 +367,7 @@ def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
     if created:
         store.insert_tasks(tid, [row for row, _ in created])
         store.insert_candidates(tid, [(row.id, k, ref) for row, cands in created for k, ref in cands])
-    inst.state = engine.dump(lo.workflow)
+    inst.state = spiff.dump(lo.workflow)
     inst.updated_at = now
     store.save_instance(inst)
     _notify([*opened, *(row for row, _ in created if row.status == OPEN)], inst)
@@ -482,7 +474,7 @@ class _Opened:
 def _open_task(task_id: int) -> _Opened:
     """The task with its instance locked. The task rows are read after the lock, in their own statement:
     a step that finished while this one waited for the lock shows its task as done, not open."""
-    inst = store.lock_instance_of_task(_tenant(), task_id)
+    inst = store.lock_instance_of_task(current_tenant(), task_id)
     if inst is None:
         raise NotFound("process:task.not_found", id=task_id)
     live = store.live_tasks(inst.tenant_id, inst.id)
@@ -491,7 +483,7 @@ def _open_task(task_id: int) -> _Opened:
         raise NotFound("process:task.not_found", id=task_id)
     if row is None or inst.status != RUNNING:
         raise Conflict("process:task.closed", id=task_id)
-    if not _may_do(row, _user(), inst.started_by):
+    if not _may_do(row, current_user(), inst.started_by):
         raise Forbidden("process:task.not_yours", id=task_id)
     return _Opened(row, inst, [r for r in live if r.id != task_id])
 
@@ -500,7 +492,7 @@ def claim(task_id: int) -> dict[str, Any]:
     found = _open_task(task_id)
     row = found.row
     if row.claimed_by is None:
-        row.claimed_by = _user().user_id
+        row.claimed_by = current_user().user_id
         store.update_tasks(found.instance.tenant_id, [row])
     return task_out(row)
 
@@ -520,12 +512,12 @@ def complete(
             )
         )
     lo = load(inst)
-    task = engine.task_by_id(lo.workflow, row.engine_id)
+    task = spiff.task_by_id(lo.workflow, row.engine_id)
     if task is None or task.state != TaskState.READY:
         raise Conflict("process:task.closed", id=task_id)
     task.data.update(values)
     task.run()
-    user = _user()
+    user = current_user()
     _done(lo.writes, row, DONE, user.user_id, comment)
     lo.writes.note("complete", node_id=row.node_id, name=row.name, user_id=user.user_id, comment=comment)
     step(lo, found.others)
@@ -555,11 +547,11 @@ def reject(task_id: int, comment: str) -> dict[str, Any]:
     if previous is None:
         raise Conflict("process:task.no_previous", id=task_id)
     lo = load(inst)
-    target = engine.task_by_id(lo.workflow, previous.engine_id)
+    target = spiff.task_by_id(lo.workflow, previous.engine_id)
     if target is None:
         raise Conflict("process:task.no_previous", id=task_id)
     lo.workflow.reset_from_task_id(target.id)
-    user = _user()
+    user = current_user()
     _done(lo.writes, row, REJECTED, user.user_id, comment)
     db.execute(
         update(ProcessTask)
@@ -591,9 +583,11 @@ def _end(inst: ProcessInstance, status: str, action: str, comment: str) -> dict[
     inst.status = status
     inst.ended_at = utcnow()
     inst.wake_at = None
-    inst.state = engine.dump(lo.workflow)
+    inst.state = spiff.dump(lo.workflow)
     _close_open(inst.id)
-    session().add(HistoryEntry(instance_id=inst.id, action=action, user_id=_user().user_id, comment=comment))
+    session().add(
+        HistoryEntry(instance_id=inst.id, action=action, user_id=current_user().user_id, comment=comment)
+    )
     session().flush()
     return instance_out(inst)
 
@@ -601,7 +595,7 @@ def _end(inst: ProcessInstance, status: str, action: str, comment: str) -> dict[
 def withdraw(instance_id: int, comment: str) -> dict[str, Any]:
     """The starter takes a running instance back."""
     inst = _instance_for_change(instance_id)
-    if inst.started_by != _user().user_id:
+    if inst.started_by != current_user().user_id:
         raise Forbidden("process:instance.not_starter", id=instance_id)
     return _end(inst, WITHDRAWN, "withdraw", comment)
 
@@ -609,7 +603,7 @@ def withdraw(instance_id: int, comment: str) -> dict[str, Any]:
 def cancel(instance_id: int, comment: str) -> dict[str, Any]:
     """An administrator stops a running instance."""
     inst = _instance_for_change(instance_id)
-    if not _user().is_admin:
+    if not current_user().is_admin:
         raise Forbidden("process:instance.cancel_denied", id=instance_id)
     return _end(inst, CANCELLED, "cancel", comment)
 
@@ -647,7 +641,7 @@ def task_out(row: ProcessTask | TaskRow, inst: ProcessInstance | None = None) ->
 
 
 def _mine(status: str) -> Any:
-    user = _user()
+    user = current_user()
     keys = [(USER, user.user_id)] + [(ROLE, r) for r in sorted(user.roles)]
     if user.is_admin:
         keys.append((SUPERVISOR, 0))
@@ -699,7 +693,7 @@ def my_tasks(status: str, page: int, size: int) -> dict[str, Any]:
 
 def my_processes(status: str, page: int, size: int) -> dict[str, Any]:
     """The instances I started."""
-    q: Select[Any] = select(ProcessInstance).where(ProcessInstance.started_by == _user().user_id)
+    q: Select[Any] = select(ProcessInstance).where(ProcessInstance.started_by == current_user().user_id)
     if status:
         q = q.where(ProcessInstance.status == status)
     db = session()
@@ -715,7 +709,7 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     inst = db.execute(select(ProcessInstance).where(ProcessInstance.id == instance_id)).scalar_one_or_none()
     if inst is None:
         raise NotFound("process:instance.not_found", id=instance_id)
-    user = _user()
+    user = current_user()
     tasks = list(
         db.execute(
             select(ProcessTask)
@@ -742,7 +736,7 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     return {
         **instance_out(inst),
         "xml": xml,
-        "variables": engine.variables(lo.workflow),
+        "variables": spiff.variables(lo.workflow),
         "tasks": [
             {**task_out(t), "doneBy": t.done_by, "doneAt": _iso(t.done_at), "comment": t.comment}
             for t in tasks

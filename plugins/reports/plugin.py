@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from atrium.plugins.reports import demo, extract, links, sources, transfer_hookup
-from atrium.plugins.reports.api import router
+from atrium.plugins.reports.api.routes import router
+from atrium.plugins.reports.demo import content
+from atrium.plugins.reports.engine import extract, sources
+from atrium.plugins.reports.exchange import transfer_hookup
 from atrium.plugins.reports.models import Base
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.store import links
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
 from atrium.sdk.types import DatabaseSpec, JobSpec
 
@@ -113,7 +116,7 @@ def atrium_scheduled_jobs() -> list[JobSpec]:
 
 @hookimpl
 def atrium_demo_data(tenants: dict[str, int]) -> None:
-    demo.load(tenants)
+    content.load(tenants)
 
 
 @hookimpl

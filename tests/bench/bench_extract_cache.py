@@ -34,7 +34,7 @@ RUNS = 7
 def forget_cached(var: Path, dataset_id: str) -> int:
     """Remove this node's cached copies of the dataset's extract, as if it had never fetched them; answers
     the bytes removed."""
-    from atrium.plugins.reports import extract_store
+    from atrium.plugins.reports.store import extract_store
 
     removed = 0
     for path in (var / "reports" / "extracts").glob(f"*/{dataset_id}/*.parquet"):

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 from structlog.testing import capture_logs
 
 from atrium.kernel.metrics import CacheCounts, MetricsAccess, record_job_outcome
-from atrium.plugins.reports import extract_store
+from atrium.plugins.reports.store import extract_store
 from atrium.sdk.context import RequestContext, reset_context, set_context
 from atrium.sdk.services import services
 

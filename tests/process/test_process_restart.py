@@ -9,7 +9,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from atrium.kernel.config import Settings
-from atrium.plugins.process import engine, timers
+from atrium.plugins.process.engine import spiff, timers
 from atrium.sdk.db import utcnow
 from atrium.sdk.testing import AtriumClient, build_app
 from tests.process.conftest import API, complete, deployed, detail, pending, start
@@ -35,7 +35,7 @@ def test_restart_in_the_middle_of_a_process(tmp_path: Path) -> None:
         assert approve["name"] == "Supervisor approval"
     finally:
         http.__exit__(None, None, None)
-    engine._compiled.clear()
+    spiff._compiled.clear()
 
     http, alice, boss = _serve(tmp_path)
     try:
@@ -63,7 +63,7 @@ def test_restart_while_waiting_on_a_timer_and_on_an_http_retry(tmp_path: Path) -
             assert pending(alice) == []
         finally:
             http.__exit__(None, None, None)
-        engine._compiled.clear()
+        spiff._compiled.clear()
 
         http, alice, boss = _serve(tmp_path)
         try:

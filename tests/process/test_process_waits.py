@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from atrium.plugins.process import timers
+from atrium.plugins.process.engine import timers
 from atrium.sdk.db import utcnow
 from atrium.sdk.testing import AtriumClient
 from tests.process.conftest import API, complete, deployed, detail, pending, save, start

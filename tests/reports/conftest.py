@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from atrium.plugins.reports import demo, demo_rows, filters
+from atrium.plugins.reports.demo import content
+from atrium.plugins.reports.demo.sales import sales_rows
+from atrium.plugins.reports.engine import filters
 
 ACME_ROWS = 20_000
 ACME_SEED = 20240101
@@ -17,7 +19,7 @@ LAST_YEAR = filters.today().year - 1
 @pytest.fixture(scope="session")
 def sales() -> list[dict[str, Any]]:
     """The rows the demo loaded for Acme (the generator is deterministic)."""
-    return demo_rows.sales_rows(ACME_ROWS, ACME_SEED, end=filters.today())
+    return sales_rows(ACME_ROWS, ACME_SEED, end=filters.today())
 
 
 class Demo:
@@ -32,7 +34,7 @@ class Demo:
         self.fields = {f["originName"]: f["id"] for f in ds["fields"]}
         self.extract_id = self.datasets["销售明细（抽取）"]["id"]
         self.extract_fields = {f["originName"]: f["id"] for f in self.datasets["销售明细（抽取）"]["fields"]}
-        self.overview = self.panels[demo.OVERVIEW]
+        self.overview = self.panels[content.OVERVIEW]
         self.views: dict[str, dict[str, Any]] = {}
         for pid in self.panels.values():
             for v in admin.ok("GET", f"/api/dyreport/chart/view/listByPanel/{pid}"):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from atrium.plugins.reports import filters
+from atrium.plugins.reports.engine import filters
 from atrium.sdk.testing import AtriumClient
 
 DAYS = [date(2027, 1, 1), date(2026, 12, 31), date(2028, 2, 29), date(2026, 6, 15)]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from atrium.plugins.reports import crypto
+from atrium.plugins.reports.store import crypto
 from atrium.sdk.testing import AtriumClient
 from tests.reports.conftest import calc
 

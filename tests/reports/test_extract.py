@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from atrium.plugins.reports import demo, extract, extract_store, filters, sources
+from atrium.plugins.reports.demo import content
+from atrium.plugins.reports.engine import extract, filters, sources
 from atrium.plugins.reports.models import Dataset
+from atrium.plugins.reports.store import extract_store
 from atrium.sdk.context import unscoped
 from tests.reports import reference as ref
 from tests.reports.conftest import LAST_YEAR as Y
@@ -138,7 +140,7 @@ def test_a_sync_swaps_in_a_new_version(acme, admin_client, kernel, synced):
     folder = Path(kernel.settings.var_dir) / "reports" / "extracts" / str(ds_row.tenant_id) / acme.extract_id
     old_file = folder / ds_row.extract_file
     assert old_file.exists()
-    table = demo.table_name(1001)
+    table = content.table_name(1001)
     with kernel.engine.begin() as conn:
         conn.execute(
             sa.text(

@@ -23,8 +23,8 @@ from starlette.testclient import TestClient
 from atrium.kernel.config import Settings
 from atrium.kernel.services.storage import LocalStorage
 from atrium.kernel.services.storage_s3 import S3Storage
-from atrium.plugins.reports import extract_store
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.store import extract_store
 from atrium.sdk.testing import AtriumClient, build_app, encrypt_password
 from tests.kernel.s3_server import S3Server, running_s3
 from tests.reports.conftest import Demo

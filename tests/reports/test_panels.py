@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from atrium.plugins.reports import demo, viewdef
+from atrium.plugins.reports.demo import content
+from atrium.plugins.reports.engine import viewdef
 from tests.reports import reference as ref
 from tests.reports.conftest import Demo, data
 
@@ -174,9 +175,9 @@ def test_the_demo_panels_open_for_every_member_but_change_only_for_their_makers(
     """alice, a plain member, finds the demo panels in her list, opens and exports them, and may not edit."""
     alice = client.signed_in("alice")
     listed = {p["name"]: p for p in alice.ok("GET", "/api/dyreport/panel/list")}
-    gallery = listed[demo.ECHARTS_GALLERY]  # a panel whose grants no other test replaces
+    gallery = listed[content.ECHARTS_GALLERY]  # a panel whose grants no other test replaces
     assert gallery["privileges"] == "view,export"
-    assert alice.ok("GET", f"/api/dyreport/panel/findOne/{gallery['id']}")["name"] == demo.ECHARTS_GALLERY
+    assert alice.ok("GET", f"/api/dyreport/panel/findOne/{gallery['id']}")["name"] == content.ECHARTS_GALLERY
     edit = alice.post(
         "/api/dyreport/panel/save", json={"id": gallery["id"], "name": "taken", "panelData": []}
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from atrium.plugins.reports import shape
-from atrium.plugins.reports.fields import FieldInfo
-from atrium.plugins.reports.query import Axis
+from atrium.plugins.reports.engine import shape
+from atrium.plugins.reports.engine.fields import FieldInfo
+from atrium.plugins.reports.engine.query import Axis
 
 
 def axis(n: int, kind: str, summary: str = "") -> Axis:

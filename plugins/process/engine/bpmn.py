@@ -13,7 +13,7 @@ from defusedxml import DefusedXmlException
 from lxml import etree
 from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 
-from atrium.plugins.process import expr
+from atrium.plugins.process.engine import expr
 from atrium.sdk import BadRequest
 from atrium.sdk.services import services
 

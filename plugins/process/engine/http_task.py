@@ -21,7 +21,8 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import select
 
-from atrium.plugins.process import bpmn, engine, service, waiting
+from atrium.plugins.process import service
+from atrium.plugins.process.engine import bpmn, spiff, waiting
 from atrium.plugins.process.models import RUNNING, HistoryEntry, ProcessInstance
 from atrium.sdk.context import RequestContext, current_context, reset_context, set_context
 from atrium.sdk.db import session, utcnow
@@ -158,7 +159,7 @@ def _current(
     if inst is None or inst.status != RUNNING:
         return None
     lo = service.load(inst)
-    task = engine.task_by_id(lo.workflow, engine_id)
+    task = spiff.task_by_id(lo.workflow, engine_id)
     state = waiting.http_state(task) if task is not None else None
     if task is None or task.state != TaskState.STARTED or state is None or state.get("attempt") != attempt:
         return None
@@ -212,7 +213,7 @@ def _record(instance_id: int, engine_id: str, attempt: int, outcome: Outcome, no
     if outcome.final or attempt >= attempts:
         message = t("process:http.failed", name=node.name, attempts=attempt, reason=outcome.reason)
         service.fail(inst, message)
-        inst.state = engine.dump(lo.workflow)
+        inst.state = spiff.dump(lo.workflow)
         db.flush()
         return
     state = waiting.http_state(task) or {}

@@ -22,7 +22,7 @@ from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 
-from atrium.plugins.process import bpmn, expr
+from atrium.plugins.process.engine import bpmn, expr
 from atrium.sdk.kept import Kept
 
 _CACHE_SIZE = 256

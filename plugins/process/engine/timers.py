@@ -13,7 +13,8 @@ from datetime import datetime
 import structlog
 from sqlalchemy import select
 
-from atrium.plugins.process import engine, service, waiting
+from atrium.plugins.process import service
+from atrium.plugins.process.engine import spiff, waiting
 from atrium.plugins.process.models import RUNNING, HistoryEntry, ProcessInstance
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
@@ -74,7 +75,7 @@ def wake(instance_id: int, now: datetime) -> bool:
     if inst is None or inst.status != RUNNING or inst.wake_at is None or inst.wake_at > now:
         return False
     lo = service.load(inst)
-    for task in engine.fire_due_timers(lo.workflow, now):
+    for task in spiff.fire_due_timers(lo.workflow, now):
         node = lo.comp.nodes.get(task.task_spec.bpmn_id or "")
         db.add(
             HistoryEntry(

@@ -17,7 +17,7 @@ import structlog
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.task import Task
 
-from atrium.plugins.process import bpmn, engine
+from atrium.plugins.process.engine import bpmn, spiff
 from atrium.plugins.process.models import ProcessInstance
 from atrium.sdk import current_context
 from atrium.sdk.db import after_commit, utcnow
@@ -60,7 +60,7 @@ def schedule_attempt(task: Task, attempt: int, due: datetime, locale: str) -> No
 
 def submit_attempt(inst: ProcessInstance, task: Task, now: datetime) -> None:
     """Hand the task's current attempt to the queue once this step commits; it is due again after LEASE."""
-    from atrium.plugins.process import http_task  # the job module runs steps through the service
+    from atrium.plugins.process.engine import http_task  # the job module runs steps through the service
 
     state = http_state(task) or {}
     attempt, locale = int(state.get("attempt", 1)), str(state.get("locale") or current_context().locale)
@@ -80,7 +80,7 @@ def sync(inst: ProcessInstance, http: list[Task], timers: list[Task], now: datet
         if http_state(task) is None:
             schedule_attempt(task, 1, now, current_context().locale)
             submit_attempt(inst, task, now)
-    dues = [http_due(t) for t in http] + [engine.timer_due(t) for t in timers]
+    dues = [http_due(t) for t in http] + [spiff.timer_due(t) for t in timers]
     found = [d for d in dues if d is not None]
     inst.wake_at = min(found) if found else None
 
@@ -88,7 +88,7 @@ def sync(inst: ProcessInstance, http: list[Task], timers: list[Task], now: datet
 def due_http(workflow: BpmnWorkflow, now: datetime) -> list[Task]:
     """HTTP tasks whose next attempt is due, or whose job has not answered within LEASE."""
     out = []
-    for task in engine.http_tasks(workflow):
+    for task in spiff.http_tasks(workflow):
         due = http_due(task)
         if due is None or due <= now:
             out.append(task)
@@ -99,7 +99,7 @@ def describe(workflow: BpmnWorkflow, nodes: dict[str, bpmn.Node]) -> list[dict[s
     """What the instance waits for, for its detail page: HTTP tasks with their attempt, timers with their
     time (both in UTC, as the other times of the API)."""
     out: list[dict[str, Any]] = []
-    http, timers = engine.waits(workflow)
+    http, timers = spiff.waits(workflow)
     for task in http:
         node = nodes.get(task.task_spec.bpmn_id or "")
         state = http_state(task) or {}
@@ -116,7 +116,7 @@ def describe(workflow: BpmnWorkflow, nodes: dict[str, bpmn.Node]) -> list[dict[s
         )
     for task in timers:
         node = nodes.get(task.task_spec.bpmn_id or "")
-        due = engine.timer_due(task)
+        due = spiff.timer_due(task)
         out.append(
             {
                 "nodeId": task.task_spec.bpmn_id,

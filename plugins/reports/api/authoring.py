@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import datasets, panels
-from atrium.plugins.reports.access import get_panel, privilege_text, session_viewer
 from atrium.plugins.reports.authoring import calcfield_store, draft_preview, subjects, versions
 from atrium.plugins.reports.authoring.calcfield_store import CalcFieldBody
 from atrium.plugins.reports.authoring.draft_preview import DraftBody
+from atrium.plugins.reports.store import datasets, panels
+from atrium.plugins.reports.store.access import get_panel, privilege_text, session_viewer
 from atrium.sdk import audit
 from atrium.sdk.routing import Router
 

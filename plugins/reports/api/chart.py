@@ -6,8 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import chartdata, hotpath, panels, viewdef
-from atrium.plugins.reports.access import (
+from atrium.plugins.reports.engine import chartdata, hotpath, viewdef
+from atrium.plugins.reports.engine.chartdata import DataRequest
+from atrium.plugins.reports.models import ChartView, Panel
+from atrium.plugins.reports.store import panels
+from atrium.plugins.reports.store.access import (
     Viewer,
     component_view_ids,
     get_panel,
@@ -15,8 +18,6 @@ from atrium.plugins.reports.access import (
     session_viewer,
     viewer_scope,
 )
-from atrium.plugins.reports.chartdata import DataRequest
-from atrium.plugins.reports.models import ChartView, Panel
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.routing import Router
 
@@ -154,7 +155,7 @@ def list_views(panelId: str) -> list[dict[str, Any]]:  # noqa: N803
 @router.post("/chart/view/exportData", public=True, body=ExportRequest)
 def export_data(body: ExportRequest) -> dict[str, Any]:
     """One page of a view's rows for the export engine: columns and rows (needs the export privilege)."""
-    from atrium.plugins.reports import exporting
+    from atrium.plugins.reports.exchange import exporting
 
     with viewer_scope() as viewer:
         view, _ = _checked(body.viewId, body.panelId, viewer, "export")

@@ -8,15 +8,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
-from atrium.plugins.reports import chartdata, datasets, extract, panels
-from atrium.plugins.reports.access import get_panel, session_viewer, viewer_scope
 from atrium.plugins.reports.authoring import source_config
 from atrium.plugins.reports.authoring.source_config import SourceType
-from atrium.plugins.reports.chartdata import FilterItem
-from atrium.plugins.reports.filters import dynamic_dates
+from atrium.plugins.reports.engine import chartdata, extract
+from atrium.plugins.reports.engine.chartdata import FilterItem
+from atrium.plugins.reports.engine.filters import dynamic_dates
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, Panel
+from atrium.plugins.reports.store import datasets, panels
+from atrium.plugins.reports.store.access import get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.grants import holds_grant, require_grant
@@ -228,7 +229,7 @@ def _field_names(ds: Dataset) -> list[str]:
 
 def _public(ds: Dataset) -> dict[str, Any]:
     out = datasets.dataset_public(ds)
-    user = current_context().require_user()
+    user = current_user()
     if not user.is_admin:
         out["sql"] = ""
     return out
@@ -346,7 +347,7 @@ def import_excel(body: ExcelBody) -> dict[str, Any]:
     import tempfile
     from pathlib import Path
 
-    from atrium.plugins.reports import excel
+    from atrium.plugins.reports.exchange import excel
 
     upload = body.file
     filename = str(getattr(upload, "filename", "") or "")

@@ -7,8 +7,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import links, panels
-from atrium.plugins.reports.access import LINK_HEADER, Viewer, get_panel, session_viewer, viewer_scope
 from atrium.plugins.reports.models import Panel, PanelLink
 from atrium.plugins.reports.settings import (
     REQUIRE_LINK_PASSWORD,
@@ -16,6 +14,8 @@ from atrium.plugins.reports.settings import (
     save_tenant_settings,
     tenant_settings,
 )
+from atrium.plugins.reports.store import links, panels
+from atrium.plugins.reports.store.access import LINK_HEADER, Viewer, get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest, NotFound

@@ -6,9 +6,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import linkage
-from atrium.plugins.reports.access import get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.engine import linkage
 from atrium.plugins.reports.models import Panel
+from atrium.plugins.reports.store.access import get_panel, session_viewer, viewer_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.routing import Router

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import panels
-from atrium.plugins.reports.access import ALL, get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.store import panels
+from atrium.plugins.reports.store.access import ALL, get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
 from atrium.sdk.grants import require_grant
 from atrium.sdk.routing import Router

@@ -1,11 +1,10 @@
-"""The plugin's HTTP routes, all under /api/dyreport (service key `dyreport`)."""
+"""The plugin's one router: every route module's routes, all under /api/dyreport (service key `dyreport`)."""
 
 from __future__ import annotations
 
-from atrium.plugins.reports import routes_chart, routes_dataset, routes_link, routes_linkage, routes_panel
-from atrium.plugins.reports.authoring import routes as routes_authoring
+from atrium.plugins.reports.api import authoring, chart, dataset, link, linkage, panel
 from atrium.sdk.routing import Router
 
 router = Router()
-for part in (routes_chart, routes_dataset, routes_link, routes_linkage, routes_panel, routes_authoring):
+for part in (chart, dataset, link, linkage, panel, authoring):
     router.include(part.router)

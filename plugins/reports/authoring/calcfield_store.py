@@ -14,12 +14,13 @@ import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
-from atrium.plugins.reports import datasets, sources
 from atrium.plugins.reports.authoring import calcfields
-from atrium.plugins.reports.extract import ExtractNotReady
-from atrium.plugins.reports.fields import ROLES, TYPES, dataease_name, default_role, info
+from atrium.plugins.reports.engine import sources
+from atrium.plugins.reports.engine.extract import ExtractNotReady
+from atrium.plugins.reports.engine.fields import ROLES, TYPES, dataease_name, default_role, info
+from atrium.plugins.reports.engine.query import Relation
 from atrium.plugins.reports.models import Dataset, DatasetField, new_id
-from atrium.plugins.reports.query import Relation
+from atrium.plugins.reports.store import datasets
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 

@@ -132,15 +132,6 @@ def parse(expression: str, columns: Iterable[str]) -> exp.Expr:
     return tree
 
 
-def columns_of(expression: str) -> set[str]:
-    """The column names an (already accepted) expression reads."""
-    try:
-        tree = sqlglot.parse_one(expression)
-    except SqlglotError:
-        return set()
-    return {c.name for c in tree.find_all(exp.Column)}
-
-
 @lru_cache(maxsize=512)
 def render(expression: str, flavour: str, columns: frozenset[str]) -> str:
     """The expression as SQL for the dialect, parenthesised, every column reference quoted."""

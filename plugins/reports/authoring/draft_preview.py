@@ -7,10 +7,11 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import datasets, sources
-from atrium.plugins.reports.fields import FieldInfo, dataease_name, default_role
+from atrium.plugins.reports.engine import sources
+from atrium.plugins.reports.engine.fields import FieldInfo, dataease_name, default_role
+from atrium.plugins.reports.engine.shape import plain
 from atrium.plugins.reports.models import Dataset
-from atrium.plugins.reports.shape import plain
+from atrium.plugins.reports.store import datasets
 
 PREVIEW_ROWS = 100
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from atrium.plugins.reports import crypto
+from atrium.plugins.reports.store import crypto
 from atrium.sdk.errors import BadRequest
 from atrium.sdk.services import services
 

@@ -15,9 +15,10 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
-from atrium.plugins.reports import hotpath, panels, viewdef
-from atrium.plugins.reports.access import component_view_ids
+from atrium.plugins.reports.engine import hotpath, viewdef
 from atrium.plugins.reports.models import ChartView, Linkage, LinkJump, Panel, PanelVersion
+from atrium.plugins.reports.store import panels
+from atrium.plugins.reports.store.access import component_view_ids
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.services import services

@@ -8,8 +8,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from atrium.plugins.reports import datasets, demo_rows, filters, links, viewdef
-from atrium.plugins.reports.fields import dataease_name, default_role
+from atrium.plugins.reports.demo import sales
+from atrium.plugins.reports.engine import filters, viewdef
+from atrium.plugins.reports.engine.fields import dataease_name, default_role
 from atrium.plugins.reports.models import (
     ChartView,
     Dataset,
@@ -21,6 +22,7 @@ from atrium.plugins.reports.models import (
     PanelLink,
     new_id,
 )
+from atrium.plugins.reports.store import datasets, links
 from atrium.sdk.context import tenant_scope
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
@@ -68,10 +70,10 @@ def load_tenant(tenant_id: int, n: int, seed: int) -> dict[str, Any]:
     """Create the demo table, datasets and panels for one tenant; answers their ids."""
     db = session()
     name = table_name(tenant_id)
-    table = demo_rows.sales_table(name)
+    table = sales.sales_table(name)
     conn = db.connection()
     table.create(bind=conn, checkfirst=True)
-    rows = demo_rows.sales_rows(n, seed, end=filters.today())
+    rows = sales.sales_rows(n, seed, end=filters.today())
     for i in range(0, len(rows), 5000):
         conn.execute(table.insert(), rows[i : i + 5000])
     datasets.own_table(name)
@@ -104,8 +106,8 @@ def _dataset(name: str, table: str, mode: str, sync_interval: int = 0) -> Datase
         id=new_id(), name=name, kind="table", table_name=table, mode=mode, sync_interval=sync_interval
     )
     db.add(ds)
-    for i, col in enumerate(demo_rows.COLUMNS):
-        t = demo_rows.COLUMN_TYPES[col]
+    for i, col in enumerate(sales.COLUMNS):
+        t = sales.COLUMN_TYPES[col]
         role = "dimension" if col in ("lat", "lng") else default_role(t)
         db.add(
             DatasetField(

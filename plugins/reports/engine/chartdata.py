@@ -11,13 +11,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports import crypto, datasets, hotpath, shape
-from atrium.plugins.reports.fields import RECORD_COUNT_ID, FieldInfo, record_count_field
-from atrium.plugins.reports.filters import Condition, condition
+from atrium.plugins.reports.engine import hotpath, shape
+from atrium.plugins.reports.engine.fields import RECORD_COUNT_ID, FieldInfo, record_count_field
+from atrium.plugins.reports.engine.filters import Condition, condition
+from atrium.plugins.reports.engine.query import Axis, Plan, Relation, build, count_statement
+from atrium.plugins.reports.engine.viewdef import SINGLE_VALUE_KINDS, is_text_kind
 from atrium.plugins.reports.models import Dataset
-from atrium.plugins.reports.query import Axis, Plan, Relation, build, count_statement
 from atrium.plugins.reports.settings import report_settings
-from atrium.plugins.reports.viewdef import SINGLE_VALUE_KINDS, is_text_kind
+from atrium.plugins.reports.store import crypto, datasets
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest
 from atrium.sdk.services import services
@@ -293,8 +294,8 @@ def _pivot(
 
 def distinct_values(field_ids: list[str], filters: list[FilterItem]) -> list[Any]:
     """Distinct values of one or more fields (filter widgets), merged and sorted."""
+    from atrium.plugins.reports.engine.query import distinct_statement
     from atrium.plugins.reports.models import DatasetField
-    from atrium.plugins.reports.query import distinct_statement
     from atrium.sdk.db import session
 
     limit = report_settings().max_field_values

@@ -27,11 +27,12 @@ import structlog
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql
 
-from atrium.plugins.reports import datasets, extract_store, sources
-from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.engine import sources
+from atrium.plugins.reports.engine.fields import FieldInfo
+from atrium.plugins.reports.engine.query import Relation
 from atrium.plugins.reports.models import Dataset
-from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.store import datasets, extract_store
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, Conflict, NotFound

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.engine.fields import FieldInfo
 from atrium.plugins.reports.settings import report_settings
 from atrium.sdk.errors import BadRequest
 

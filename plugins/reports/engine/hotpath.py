@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
-from atrium.plugins.reports import viewdef
-from atrium.plugins.reports.fields import FieldInfo
+from atrium.plugins.reports.engine import viewdef
+from atrium.plugins.reports.engine.fields import FieldInfo
 from atrium.plugins.reports.models import ChartView, Dataset, Panel, PanelGrant
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
@@ -91,7 +91,7 @@ def bundle(view_id: str, panel_id: str) -> dict[str, Any] | None:
     if row is None:
         return None
     view, panel, ds = row
-    from atrium.plugins.reports.access import component_view_ids
+    from atrium.plugins.reports.store.access import component_view_ids
 
     grants = [
         (g.subject_type, g.subject_id, g.can_view, g.can_export, g.can_manage)
@@ -119,7 +119,7 @@ def dataset_at(ref: dict[str, Any]) -> tuple[Dataset, list[FieldInfo]]:
     dataset's version read before and after its fields is the same, so a change committed in between can
     not pair one version's fields with another's number.
     """
-    from atrium.plugins.reports import datasets
+    from atrium.plugins.reports.store import datasets
 
     tid = current_context().tenant_id
     key = (tid, str(ref["id"]), int(ref["version"]))

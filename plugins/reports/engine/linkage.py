@@ -10,8 +10,8 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from sqlalchemy import delete, select
 
-from atrium.plugins.reports import links
 from atrium.plugins.reports.models import ChartView, DatasetField, Linkage, LinkJump, Panel
+from atrium.plugins.reports.store import links
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 
@@ -20,7 +20,7 @@ JUMP_TYPES = ("_self", "_blank")
 
 
 def _view(view_id: str, panel: Panel) -> ChartView:
-    from atrium.plugins.reports.access import component_view_ids
+    from atrium.plugins.reports.store.access import component_view_ids
 
     v = session().get(ChartView, view_id) if view_id else None
     if v is None or (v.panel_id != panel.id and view_id not in component_view_ids(panel.panel_data)):

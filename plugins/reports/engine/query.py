@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
 from atrium.plugins.reports.authoring import calcfields
-from atrium.plugins.reports.fields import FieldInfo, sa_type
-from atrium.plugins.reports.filters import Condition, TimeValue
+from atrium.plugins.reports.engine.fields import FieldInfo, sa_type
+from atrium.plugins.reports.engine.filters import Condition, TimeValue
 from atrium.sdk.errors import BadRequest
 
 AGGREGATIONS = ("sum", "avg", "count", "count_distinct", "max", "min")

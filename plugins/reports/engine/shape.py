@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from atrium.plugins.reports.query import Axis
+from atrium.plugins.reports.engine.query import Axis
 
 X_SEPARATOR = "\n"
 

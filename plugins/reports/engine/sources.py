@@ -20,9 +20,9 @@ import structlog
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
-from atrium.plugins.reports import crypto
 from atrium.plugins.reports.models import DataSource
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.store import crypto
 from atrium.sdk.db import session
 from atrium.sdk.errors import AtriumError, BadRequest
 

@@ -16,9 +16,10 @@ import python_calamine as pc
 import sqlalchemy as sa
 from sqlalchemy import select
 
-from atrium.plugins.reports import datasets, demo, demo_rows
-from atrium.plugins.reports.fields import dataease_name, default_role, type_of_values
+from atrium.plugins.reports.demo import content, sales
+from atrium.plugins.reports.engine.fields import dataease_name, default_role, type_of_values
 from atrium.plugins.reports.models import Dataset, DatasetField, new_id
+from atrium.plugins.reports.store import datasets
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest
@@ -144,10 +145,10 @@ def append_sales_rows(rows: list[dict[str, Any]]) -> None:
     tenant = current_context().tenant_id
     if tenant is None:
         raise BadRequest("reports:excel.no_tenant")
-    name = demo.table_name(tenant)
+    name = content.table_name(tenant)
     if not datasets.owned_table(name):
         raise BadRequest("reports:dataset.table_not_found", table=name)
-    table = demo_rows.sales_table(name)
+    table = sales.sales_table(name)
     conn = session().connection()
     start = int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(table.c.id), 0))).scalar() or 0)
     keys = [k for k, _, _ in SALES_IMPORT_FIELDS]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from atrium.plugins.reports import chartdata
-from atrium.plugins.reports.chartdata import DataRequest
+from atrium.plugins.reports.engine import chartdata
+from atrium.plugins.reports.engine.chartdata import DataRequest
 
 SHEET_MAX_ROWS = 100_000
 PAGE_ROWS = 1000

@@ -13,16 +13,17 @@ from typing import Any
 
 import structlog
 
-from atrium.plugins.reports import exporting, viewdef
-from atrium.plugins.reports.chartdata import DataRequest
+from atrium.plugins.reports.engine import viewdef
+from atrium.plugins.reports.engine.chartdata import DataRequest
+from atrium.plugins.reports.exchange import exporting
 
 log = structlog.get_logger("atrium.reports.transfer")
 
 
 def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataRequest]:
     """The saved view named by the task's params (`viewId`/`view.id`, `panelId`), checked for export."""
-    from atrium.plugins.reports.access import get_panel, session_viewer
-    from atrium.plugins.reports.routes_chart import view_on_panel
+    from atrium.plugins.reports.api.chart import view_on_panel
+    from atrium.plugins.reports.store.access import get_panel, session_viewer
 
     nested = params.get("params")
     inner: dict[str, Any] = nested if isinstance(nested, dict) else params
@@ -78,7 +79,7 @@ def register() -> bool:
         )
     )
 
-    from atrium.plugins.reports import excel
+    from atrium.plugins.reports.exchange import excel
 
     register_import_target(
         ImportTarget(

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 
 from atrium.plugins.reports.models import Panel, PanelGrant
-from atrium.sdk.context import current_context, tenant_scope
+from atrium.sdk.context import current_context, current_user, tenant_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import Forbidden, NotFound, NotLoggedIn
 from atrium.sdk.grants import require_grant
@@ -40,7 +40,7 @@ class Viewer:
 
 
 def session_viewer() -> Viewer:
-    user = current_context().require_user()
+    user = current_user()
     return Viewer(user.tenant_id, user.user_id, frozenset(user.roles), user.is_admin)
 
 
@@ -50,7 +50,7 @@ def viewer_scope(allow_link: bool = True) -> Iterator[Viewer]:
     ctx = current_context()
     token = ctx.headers.get(LINK_HEADER, "").strip() if allow_link else ""
     if token:
-        from atrium.plugins.reports import links
+        from atrium.plugins.reports.store import links
 
         link = links.check_token(token)
         with tenant_scope(link["tenantId"]):

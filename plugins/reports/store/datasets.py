@@ -17,8 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import select
 
-from atrium.plugins.reports import crypto, hotpath, sources
-from atrium.plugins.reports.fields import (
+from atrium.plugins.reports.engine import hotpath, sources
+from atrium.plugins.reports.engine.fields import (
     TYPES,
     FieldInfo,
     dataease_name,
@@ -27,11 +27,12 @@ from atrium.plugins.reports.fields import (
     type_of_sqla,
     type_of_values,
 )
+from atrium.plugins.reports.engine.query import Relation
+from atrium.plugins.reports.engine.sqlguard import check_read_only
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, OwnedTable
-from atrium.plugins.reports.query import Relation
 from atrium.plugins.reports.settings import report_settings
-from atrium.plugins.reports.sqlguard import check_read_only
-from atrium.sdk.context import current_context
+from atrium.plugins.reports.store import crypto
+from atrium.sdk.context import current_user
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, Forbidden, NotFound
 from atrium.sdk.services import services
@@ -101,7 +102,7 @@ def execute(
 
     `statement_key`, when given, says completely what `make` builds (see `extract.query`)."""
     if ds.mode == "extract":
-        from atrium.plugins.reports import extract
+        from atrium.plugins.reports.engine import extract
 
         return extract.query(ds, fields, make, timeout=cancel_after, statement_key=statement_key)
     src = source_for(ds)
@@ -120,7 +121,7 @@ def bump(ds: Dataset) -> None:
 
 
 def require_super_admin_for_files(driver: str) -> None:
-    user = current_context().require_user()
+    user = current_user()
     if driver in sources.FILE_DRIVERS and not user.is_super_admin:
         raise Forbidden("reports:datasource.file_driver")
 
@@ -152,7 +153,7 @@ def save_datasource(
     ds_id: str | None, name: str, url: str | None, description: str, query_timeout: int
 ) -> DataSource:
     db = session()
-    row = get_datasource(ds_id) if ds_id else DataSource(created_by=current_context().require_user().user_id)
+    row = get_datasource(ds_id) if ds_id else DataSource(created_by=current_user().user_id)
     if url:
         parsed = sources.normalise_url(url)
         driver = sources.driver_of(parsed)
@@ -230,7 +231,7 @@ def own_table(name: str) -> None:
 
 
 def check_definition(datasource_id: str | None, kind: str, table_name: str, sql_text: str) -> None:
-    user = current_context().require_user()
+    user = current_user()
     if kind not in KINDS:
         raise BadRequest("reports:dataset.kind", kind=kind[:20])
     if kind in ("table", "excel"):
@@ -250,7 +251,7 @@ def detect_columns(ds: Dataset) -> list[tuple[str, str]]:
     """(column, type) of a dataset's source: from the table's metadata, or from sample rows of its query."""
     src = source_for(ds)
     if ds.kind == "sql":
-        from atrium.plugins.reports.query import clean_sql
+        from atrium.plugins.reports.engine.query import clean_sql
 
         stmt = sa.text(f"SELECT * FROM ({clean_sql(ds.sql_text)}) ds LIMIT 200")
         keys, rows = sources.fetch(src, stmt)
@@ -343,10 +344,10 @@ def save_dataset(body: dict[str, Any]) -> Dataset:
         raise BadRequest("reports:dataset.mode", mode=str(mode)[:20])
     check_definition(datasource_id, kind, table_name, sql_text)
     if kind == "sql":
-        from atrium.plugins.reports.query import clean_sql
+        from atrium.plugins.reports.engine.query import clean_sql
 
         clean_sql(sql_text)
-    row = get_dataset(ds_id) if ds_id else Dataset(created_by=current_context().require_user().user_id)
+    row = get_dataset(ds_id) if ds_id else Dataset(created_by=current_user().user_id)
     changed = (row.datasource_id, row.kind, row.table_name, row.sql_text) != (
         datasource_id,
         kind,
@@ -443,7 +444,7 @@ def preview(ds: Dataset, limit: int = 100) -> dict[str, Any]:
         )
 
     keys, rows = execute(ds, fields, make)
-    from atrium.plugins.reports.shape import plain
+    from atrium.plugins.reports.engine.shape import plain
 
     return {
         "fields": [f.public() for f in fields],

@@ -21,10 +21,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from atrium.plugins.reports import crypto
-from atrium.plugins.reports.access import Viewer, privileges
 from atrium.plugins.reports.models import Panel, PanelLink
 from atrium.plugins.reports.settings import report_settings
+from atrium.plugins.reports.store import crypto
+from atrium.plugins.reports.store.access import Viewer, privileges
 from atrium.sdk.context import current_context, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound, TooManyRequests
@@ -302,9 +302,11 @@ def link_public(link: PanelLink) -> dict[str, Any]:
 
 def find_link(panel: Panel, viewer: Viewer) -> PanelLink | None:
     """The caller's link to the panel (one per panel and user), if they ever enabled one."""
-    return session().execute(
-        select(PanelLink).where(PanelLink.panel_id == panel.id, PanelLink.user_id == viewer.user_id)
-    ).scalar()
+    return (
+        session()
+        .execute(select(PanelLink).where(PanelLink.panel_id == panel.id, PanelLink.user_id == viewer.user_id))
+        .scalar()
+    )
 
 
 def unshared_public(panel: Panel, viewer: Viewer) -> dict[str, Any]:
@@ -435,7 +437,7 @@ def public_jump_id(panel_id: str) -> str | None:
 
 
 def require_manage(panel_id: str, viewer: Viewer) -> Panel:
-    from atrium.plugins.reports.access import get_panel
+    from atrium.plugins.reports.store.access import get_panel
 
     panel, _ = get_panel(panel_id, viewer, "manage")
     if viewer.link_id is not None:

@@ -12,8 +12,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from atrium.plugins.reports import datasets, hotpath, links, viewdef
-from atrium.plugins.reports.access import Viewer, component_view_ids, privilege_text, privileges
+from atrium.plugins.reports.engine import hotpath, viewdef
 from atrium.plugins.reports.models import (
     ChartView,
     Dataset,
@@ -26,6 +25,8 @@ from atrium.plugins.reports.models import (
     PanelVersion,
     new_id,
 )
+from atrium.plugins.reports.store import datasets, links
+from atrium.plugins.reports.store.access import Viewer, component_view_ids, privilege_text, privileges
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, Forbidden, NotFound
 
@@ -385,10 +386,3 @@ def get_view(view_id: str) -> ChartView:
     if v is None:
         raise NotFound("reports:view.not_found")
     return v
-
-
-def field_names(ids: list[str]) -> dict[str, str]:
-    return {
-        f.id: f.name
-        for f in session().execute(select(DatasetField).where(DatasetField.id.in_(ids))).scalars()
-    }

@@ -1,0 +1,1 @@
+"""The workflow engine: BPMN rules, expressions, SpiffWorkflow, step reads and writes, HTTP tasks, timers."""

@@ -1,0 +1,1 @@
+"""Demo content: the reproducible sales rows and the panels built on them."""

@@ -1,0 +1,1 @@
+"""Data in and out: Excel workbooks imported as datasets, view rows exported, the transfer plugin hookup."""

@@ -1,0 +1,1 @@
+"""What the plugin keeps and who may see it: sources, datasets, panels, grants, shared links, extracts."""
