@@ -10,7 +10,7 @@ from sqlalchemy import delete, select
 from atrium.plugins.sso import service
 from atrium.plugins.sso.models import SsoConfig, SsoIdentity
 from atrium.sdk import audit
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_tenant
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, NotFound
 from atrium.sdk.routing import Router
@@ -18,11 +18,6 @@ from atrium.sdk.services import services
 from atrium.sdk.types import PLUGIN_ID
 
 router = Router("/api/third/admin")
-
-
-def _tenant() -> int:
-    su = current_context().require_user()
-    return su.tenant_id
 
 
 def _offered(tenant_id: int) -> dict[str, service.Registered]:
@@ -44,7 +39,7 @@ def providers() -> list[dict[str, Any]]:
             "modes": list(reg.provider.modes),
             "schema": reg.provider.settings_model.model_json_schema(),
         }
-        for kind, reg in _offered(_tenant()).items()
+        for kind, reg in _offered(current_tenant()).items()
     ]
 
 
@@ -100,7 +95,7 @@ class ConfigIn(BaseModel):
 @router.post("/configs/save", permission="admin", body=ConfigIn)
 def save_config(body: ConfigIn) -> dict[str, Any]:
     """Add or update a provider configuration; its settings are validated by the provider's model."""
-    reg = _offered(_tenant()).get(body.kind)
+    reg = _offered(current_tenant()).get(body.kind)
     if reg is None:
         raise BadRequest("sso:provider_unknown", provider=body.kind)
     db = session()
@@ -223,7 +218,7 @@ class LinkIn(BaseModel):
 @router.post("/identities/link", permission="admin", body=LinkIn)
 def link(body: LinkIn) -> dict[str, str]:
     """Link a provider's subject to a user of the tenant."""
-    tenant_id = _tenant()
+    tenant_id = current_tenant()
     db = session()
     if db.execute(select(SsoConfig.id).where(SsoConfig.code == body.provider)).first() is None:
         raise NotFound("sso:config_not_found")
@@ -257,7 +252,7 @@ def unlink(body: IdIn) -> None:
     """Remove a link; the person can no longer sign in through that provider."""
     db = session()
     row = db.get(SsoIdentity, body.id)
-    if row is None or row.tenant_id != _tenant():
+    if row is None or row.tenant_id != current_tenant():
         raise NotFound("sso:identity_not_found")
     db.delete(row)
     audit.record(

@@ -12,7 +12,11 @@ from atrium.plugins.sso.providers.oidc import CloudProvider, OidcProvider
 from atrium.plugins.sso.providers.workchat import DingTalkProvider, WeComProvider
 from atrium.sdk import hookimpl
 from atrium.sdk.routing import Router
-from atrium.sdk.types import DatabaseSpec, MenuSpec, PluginInfo
+from atrium.sdk.types import DatabaseSpec, MenuSpec, PluginInfo, WebModule
+
+#: the administrators' screen, drawn by this plugin's remote (web-plugins/sso); the sign-in pages stay in
+#: the host (they are used before anyone is signed in, when no remote is loaded)
+ADMIN_PATH = "/third-party/sso-config"
 
 
 @hookimpl
@@ -23,6 +27,8 @@ def atrium_plugin_info() -> PluginInfo:
         sdk=">=1.0,<2",
         description="Single sign-on: OpenID Connect, OAuth2, cloud identity, DingTalk, WeCom",
         services={"third": "/api/third"},
+        prefixes=[ADMIN_PATH],
+        web=WebModule(remote_name="atrium_sso", exposes=["./App"]),
     )
 
 
@@ -58,7 +64,7 @@ def atrium_menus() -> list[MenuSpec]:
             code="admin-sso-config",
             name="单点登录配置",
             en_name={"en-us": "Single sign-on", "zh-tw": "單點登錄配置"},
-            url="/third-party/sso-config",
+            url=ADMIN_PATH,
             icon="SafetyCertificateOutlined",
             sort=90,
         )

@@ -1,8 +1,10 @@
 """Single sign-on in real Chromium: OpenID Connect through the local provider, a refused ID token shown
-on the sign-in page, QR sign-in with DingTalk, and in-app sign-in inside the DingTalk browser."""
+on the sign-in page, QR sign-in with DingTalk, and in-app sign-in inside the DingTalk browser (the host's
+open sign-in pages); the administrators' provider screen (the sso plugin's remote)."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +17,27 @@ from playwright.sync_api import expect
 from atrium.sdk.testing import encrypt_password
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: tests.sso_providers
+from conftest import sign_in  # noqa: E402
+
 from tests.sso_providers.server import Providers, serve  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 ACME = 1001
+WAIT = 15_000  # ms: the machine running the browser tests is shared and often busy
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def ensure_remote_built(name: str) -> None:
+    """Build a plugin's remote when missing. The kernel mounts `/plugins/<name>/` only for a `dist` that
+    exists when the server starts, so this runs while the tests are collected, before any server."""
+    folder = ROOT / "web-plugins" / name
+    if not (folder / "dist" / "remoteEntry.js").exists():
+        subprocess.run(
+            ["npx", "webpack", "--mode", "production"], cwd=folder, check=True, stdout=subprocess.DEVNULL
+        )
+
+
+ensure_remote_built("sso")  # the administrators' screen
 
 
 class Api:
@@ -80,12 +99,10 @@ def context(browser: Any, live_server: Any, providers: Providers) -> Iterator[An
 
 
 def routed(page: Any, base: str, path: str, testid: str, wait: bool = True) -> None:
-    """Open a sign-in route; skipped while the host does not route the sso pages yet."""
+    """Open a sign-in route, after the provider choice (which also loads the host's sso pages): these are
+    the host's open routes, so a page that is not drawn fails the test."""
     page.goto(f"{base}/sso/multi-login?tenantId={ACME}")
-    try:
-        page.get_by_test_id("sso-multi-login").wait_for(timeout=10000)
-    except Exception:
-        pytest.skip("the host does not route the sso pages yet")
+    page.get_by_test_id("sso-multi-login").wait_for(timeout=WAIT)
     page.goto(base + path)
     if wait and testid != "sso-login":  # /sso/login leaves for the provider at once
         page.get_by_test_id(testid).wait_for()
@@ -203,3 +220,20 @@ def test_dingtalk_in_app_sign_in(browser: Any, live_server: Any, dingtalk: Provi
         expect(page.get_by_test_id("user-name")).to_contain_text("Alice")
     finally:
         ctx.close()
+
+
+def test_admin_screen_comes_from_the_sso_remote(page: Any, live_server: Any, oidc: Providers) -> None:
+    """The administrators' screen at its menu address is the sso plugin's federated module."""
+    remotes: list[str] = []
+    page.on("request", lambda r: remotes.append(r.url) if "/plugins/" in r.url else None)
+    sign_in(page, live_server.url)
+    page.goto(live_server.url + "/third-party/sso-config")
+    screen = page.get_by_test_id("sso-admin")
+    expect(screen.get_by_role("tab", name="Sign-in providers")).to_be_visible(timeout=WAIT)
+    expect(screen.get_by_role("cell", name="Corporate SSO")).to_be_visible(timeout=WAIT)
+    assert any(u.startswith(f"{live_server.url}/plugins/sso/remoteEntry.js") for u in remotes), remotes
+    screen.get_by_role("tab", name="Linked identities").click()
+    expect(screen.get_by_role("cell", name=oidc.idp.person.sub)).to_be_visible(timeout=WAIT)
+    screen.get_by_role("tab", name="Sign-in providers").click()
+    screen.get_by_role("button", name="Add provider").click()
+    expect(page.get_by_role("dialog", name="Add provider")).to_be_visible(timeout=WAIT)

@@ -6,7 +6,6 @@ import { Home } from '../pages/Home';
 import { NoPermission, NotFound, NotInstalled } from '../pages/errorPages';
 import { appForPath, pluginForPath } from '../plugins/registry';
 import type { MenuIndex } from '../menus';
-import { SSO_ADMIN_PATH, SsoAdminPage } from '../sso';
 
 const PersonInfoPage = lazy(() => import(/* webpackChunkName: "person" */ '../pages/PersonInfo').then((m) => ({ default: m.PersonInfo })));
 const ThirdViewPage = lazy(() => import(/* webpackChunkName: "third-view" */ '../pages/ThirdView').then((m) => ({ default: m.ThirdView })));
@@ -47,7 +46,6 @@ export function resolveContent(pathname: string, manifest: Manifest | null, inde
   if (pathname === '/home') return <Home />;
   if (pathname === '/person-info') return <Lazy><PersonInfoPage /></Lazy>;
   if (pathname === '/403') return <NoPermission />;
-  if (pathname === SSO_ADMIN_PATH) return <SsoAdminPage />;
   if (pathname.startsWith('/third-view/')) return <Lazy><ThirdViewPage menuId={decodeURIComponent(pathname.slice('/third-view/'.length))} /></Lazy>;
   if (pathname === '/letters' || pathname.startsWith('/letters/')) {
     const hit = pluginForPath(manifest, pathname);

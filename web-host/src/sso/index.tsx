@@ -1,8 +1,10 @@
 /**
  * Single sign-on in the host: the open routes of the sign-in flows, the sign-in page's QR and
- * "other login" modes, work-chat browser detection, the logout rules of the user dropdown, and the
- * administrator's provider screen. The host wires `ssoRoutes` into its router (outside the guard).
- * Pages and modes load on demand (one "sso" chunk); only the small helpers are in the main bundle.
+ * "other login" modes, work-chat browser detection and the logout rules of the user dropdown: what is
+ * used before anyone is signed in (or while signing out), when no plugin remote is loaded. The host wires
+ * `ssoRoutes` into its router (outside the guard). Pages and modes load on demand (one "sso" chunk); only
+ * the small helpers are in the main bundle. The administrators' provider screen is the sso plugin's
+ * remote (web-plugins/sso), mounted at the plugin's prefix like every plugin page.
  */
 import { lazy, Suspense, type ComponentProps, type ReactElement } from 'react';
 import { Spin } from 'antd';
@@ -23,7 +25,6 @@ const ReceiveWxMsgPage = lazy(() => pages().then((m) => ({ default: m.ReceiveWxM
 const ProtocolPage = lazy(() => import(/* webpackChunkName: "open" */ '../pages/OpenRoutes').then((m) => ({ default: m.Protocol })));
 const LazyQr = lazy(() => modes().then((m) => ({ default: m.QrLoginMode })));
 const LazyOther = lazy(() => modes().then((m) => ({ default: m.OtherLoginMode })));
-const LazyAdmin = lazy(() => import(/* webpackChunkName: "sso-admin" */ './AdminPage').then((m) => ({ default: m.SsoAdminPage })));
 
 const wait = <div className="at-center" style={{ minHeight: 120 }}><Spin /></div>;
 
@@ -59,12 +60,6 @@ export function OtherLoginMode(props: ComponentProps<typeof LazyOther>) {
   return at(<LazyOther {...props} />);
 }
 
-/** The administrator's screen, mounted at `SSO_ADMIN_PATH` inside the layout. */
-export function SsoAdminPage() {
-  return at(<LazyAdmin />);
-}
-
-export const SSO_ADMIN_PATH = '/third-party/sso-config';
 export { isWorkChatBrowser, workChatKind, type WorkChat } from './browser';
 export { completeSignIn, ssoSignOutTarget, userMenuRules } from './signin';
 export { loginTypes, whereFrom, type LoginType, type Where } from './api';

@@ -2,9 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tabs, Tag,
 } from 'antd';
+import { request, useT, type RequestError } from '@atrium/sdk';
 import { PlusIcon } from '../icons';
-import { request, type RequestError } from '@atrium/sdk';
-import { useSsoT } from './parts';
+
+/** The screen's texts: the `web.*` keys of the sso namespace (the host's sign-in pages use the same one). */
+function useSsoT() {
+  return useT('sso');
+}
 
 interface SchemaProp {
   type?: string;
