@@ -1,4 +1,6 @@
-"""Administration shared by the admin API and the command line: tenants, users, roles, grants, plugins."""
+"""Accounts: tenants and the systems they are offered, users and their memberships, roles and their menu
+grants. Shared by the administration API (`atrium.kernel.api.admin`), the command line, the identity
+modules (sign-up, LDAP and single sign-on create users) and the demo."""
 
 from __future__ import annotations
 

@@ -192,7 +192,7 @@ def user_create(
     account: str, password: str, full_name: str, tenant: int, supervisor: bool, super_admin: bool
 ) -> None:
     """Create a user in a tenant."""
-    from atrium.kernel.admin import create_user
+    from atrium.kernel.accounts import create_user
     from atrium.sdk.errors import AtriumError
 
     k = _kernel()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 from sqlalchemy import select
 
-from atrium.kernel import admin
+from atrium.kernel import accounts
 from atrium.kernel.menus import sync_menus
 from atrium.kernel.models import (
     DEFAULT_SYSTEM,
@@ -147,20 +147,20 @@ def load_demo(kernel: Kernel) -> None:
         for code, name, en, url, state, sort in SYSTEMS:
             db.add(System(code=code, name=name, en_name=en, request_url=url, use_state=state, sort=sort))
         db.flush()
-        admin.create_tenant(PLATFORM_TENANT_ID, "平台", systems=(DEFAULT_SYSTEM,))
-        admin.create_tenant(
+        accounts.create_tenant(PLATFORM_TENANT_ID, "平台", systems=(DEFAULT_SYSTEM,))
+        accounts.create_tenant(
             TENANTS["acme"], "Acme", domain="acme.localhost", systems=tuple(s[0] for s in SYSTEMS)
         )
-        admin.create_tenant(
+        accounts.create_tenant(
             TENANTS["globex"], "Globex", domain="globex.localhost", systems=(DEFAULT_SYSTEM, "assetMgmt")
         )
-        admin.offer_system(
+        accounts.offer_system(
             TENANTS["acme"], DEFAULT_SYSTEM, system_title="Acme 统一门户", theme_color="#204BE3"
         )
-        admin.offer_system(
+        accounts.offer_system(
             TENANTS["globex"], DEFAULT_SYSTEM, system_title="Globex Portal", theme_color="#13A8A8"
         )
-        root = admin.create_user(
+        root = accounts.create_user(
             "admin",
             "Admin@123",
             "平台管理员",
@@ -170,10 +170,10 @@ def load_demo(kernel: Kernel) -> None:
             staff_no="P0001",
             department="平台运营部",
         )
-        admin.add_membership(root.id, TENANTS["acme"], supervisor=True)
-        admin.add_membership(root.id, TENANTS["globex"], supervisor=True)
+        accounts.add_membership(root.id, TENANTS["acme"], supervisor=True)
+        accounts.add_membership(root.id, TENANTS["globex"], supervisor=True)
         root.default_tenant_id = TENANTS["acme"]
-        admin.create_user(
+        accounts.create_user(
             "supervisor",
             "Super@123",
             "王主管",
@@ -183,7 +183,7 @@ def load_demo(kernel: Kernel) -> None:
             department="信息部",
             mobile="13800000002",
         )
-        alice = admin.create_user(
+        alice = accounts.create_user(
             "alice",
             "Alice@123",
             "Alice Zhang",
@@ -193,8 +193,8 @@ def load_demo(kernel: Kernel) -> None:
             mobile="13800000001",
             email="alice@acme.example",
         )
-        admin.add_membership(alice.id, TENANTS["globex"])
-        carol = admin.create_user(
+        accounts.add_membership(alice.id, TENANTS["globex"])
+        carol = accounts.create_user(
             "carol",
             "Carol@123",
             "Carol Wu",
@@ -203,7 +203,7 @@ def load_demo(kernel: Kernel) -> None:
             department="数据部",
             email="carol@acme.example",
         )
-        bob = admin.create_user(
+        bob = accounts.create_user(
             "bob",
             "Bob@12345",
             "Bob Li",
@@ -254,7 +254,7 @@ def load_demo(kernel: Kernel) -> None:
         for tenant_key in ("acme", "globex"):
             tid = TENANTS[tenant_key]
             with tenant_scope(tid):
-                role = admin.create_role("staff", "员工")
+                role = accounts.create_role("staff", "员工")
                 db.add(PasswordStrategy(min_length=6, max_length=12, expire_days=90, warn_days=7))
                 for m in all_menus:
                     if not m.admin_only:
@@ -265,9 +265,9 @@ def load_demo(kernel: Kernel) -> None:
                 db.flush()
                 members = [alice.id] + ([bob.id] if tenant_key == "globex" else [])
                 for uid in members:
-                    admin.assign_role(kernel, uid, role.id)
+                    accounts.assign_role(kernel, uid, role.id)
                 if tenant_key == "acme":
-                    author = admin.create_role("author", "作者")
+                    author = accounts.create_role("author", "作者")
                     for m in all_menus:
                         if not m.admin_only:
                             db.add(RoleMenu(role_id=author.id, menu_id=m.id))
@@ -275,7 +275,7 @@ def load_demo(kernel: Kernel) -> None:
                         if r.code != "leave:approve":
                             db.add(RoleResource(role_id=author.id, resource_id=r.id))
                     db.flush()
-                    admin.assign_role(kernel, carol.id, author.id)
+                    accounts.assign_role(kernel, carol.id, author.id)
                 if tenant_key == "acme":
                     db.add(GreyRule(user_id=alice.id, header="x-gray-release", value="canary"))
                     db.flush()  # inside Acme's scope: a later flush would stamp it with Globex

@@ -10,7 +10,7 @@ from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, MetaData
+from sqlalchemy import Connection
 
 from atrium.sdk.context import unscoped
 from atrium.sdk.types import DatabaseSpec
@@ -44,7 +44,7 @@ def _config(name: str, spec: DatabaseSpec) -> Config:
     return cfg
 
 
-def _run(conn: Connection, name: str, spec: DatabaseSpec, fn: Any, autogenerate: bool = False) -> None:
+def _run(conn: Connection, name: str, spec: DatabaseSpec, fn: Any) -> None:
     cfg = _config(name, spec)
     script = ScriptDirectory.from_config(cfg)
     with EnvironmentContext(cfg, script, fn=fn) as env:
@@ -92,8 +92,3 @@ def revision(kernel: Kernel, name: str, message: str) -> None:
     cfg.attributes["target_metadata"] = spec.metadata
     cfg.attributes["version_table"] = _version_table(name)
     command.revision(cfg, message=message, autogenerate=True, branch_label=None)
-
-
-def metadata_of(kernel: Kernel, name: str) -> MetaData:
-    md: MetaData = databases(kernel)[name].metadata
-    return md

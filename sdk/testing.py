@@ -227,13 +227,13 @@ def kernel(atrium_app: Any) -> Any:
 @pytest.fixture
 def tenant_factory(kernel: Any) -> Callable[..., int]:
     """Create a tenant (with the default system) and answer its id."""
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     def make(name: str | None = None) -> int:
         tid = 50_000 + next(_ids) * 7 + int(secrets.randbelow(1000)) * 10_000
         with unscoped(), kernel.db():
-            admin.create_tenant(tid, name or f"T{tid}"[:16])
+            accounts.create_tenant(tid, name or f"T{tid}"[:16])
         return tid
 
     return make
@@ -242,7 +242,7 @@ def tenant_factory(kernel: Any) -> Callable[..., int]:
 @pytest.fixture
 def user_factory(kernel: Any) -> Callable[..., tuple[str, str, int]]:
     """Create a user in a tenant; answers (account, password, user id)."""
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     def make(
@@ -250,7 +250,7 @@ def user_factory(kernel: Any) -> Callable[..., tuple[str, str, int]]:
     ) -> tuple[str, str, int]:
         account = f"u{secrets.token_hex(4)}"
         with unscoped(), kernel.db():
-            user = admin.create_user(
+            user = accounts.create_user(
                 account, password, f"User {account}", tenant_id, supervisor=supervisor, **fields
             )
             uid = user.id

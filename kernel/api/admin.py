@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, StringConstraints, field_validator
 from sqlalchemy import BindParameter, String, Table, bindparam, func, or_, select, union_all
 from sqlalchemy.orm import Session
 
-from atrium.kernel import admin, menus
+from atrium.kernel import accounts, menus
 from atrium.kernel.api.deps import kernel
 from atrium.kernel.api.manifest import plugins as plugin_rows
 from atrium.kernel.api.permissions import PERMISSIONS, effective_permissions, menus_changed
@@ -178,10 +178,10 @@ def create_tenant_with_systems(body: TenantIn) -> dict[str, Any]:
         with unscoped():
             if session().get(Tenant, body.parentTenantId) is None:
                 raise NotFound("tenant.not_found")
-    t = admin.create_tenant(body.tenantId, body.tenantName, body.domain, body.parentTenantId)
+    t = accounts.create_tenant(body.tenantId, body.tenantName, body.domain, body.parentTenantId)
     for offer in body.systems:
         branding = offer.model_dump(exclude={"systemCode"}, exclude_none=True)
-        admin.offer_system(t.id, offer.systemCode, **{BRANDING[k]: v for k, v in branding.items()})
+        accounts.offer_system(t.id, offer.systemCode, **{BRANDING[k]: v for k, v in branding.items()})
     kernel().local.invalidate("profile")
     audit("tenant.create", t.id, t.id, after=body.model_dump(), target_name=body.tenantName)
     return {"tenantId": t.id, "systems": sorted({DEFAULT_SYSTEM, *(o.systemCode for o in body.systems)})}
@@ -230,7 +230,7 @@ class UserIn(BaseModel):
 def create_user(body: UserIn) -> dict[str, Any]:
     """Create a user in a tenant."""
     tid = target_tenant(body.tenantId)
-    u = admin.create_user(
+    u = accounts.create_user(
         body.account,
         body.password,
         body.userFullName,
@@ -274,11 +274,11 @@ def set_user_state(body: UserStateIn) -> None:
         target_name=_person(target),
     )
     if current_context().require_user().is_super_admin:
-        admin.set_user_enabled(kernel(), body.userId, body.enabled)  # the account, in every tenant
+        accounts.set_user_enabled(kernel(), body.userId, body.enabled)  # the account, in every tenant
         return
     if target is not None and target.is_super_admin:
         raise Forbidden()  # a tenant's supervisor must not lock out the platform's administrator
-    admin.set_member_enabled(kernel(), body.userId, tid, body.enabled)  # this tenant only
+    accounts.set_member_enabled(kernel(), body.userId, tid, body.enabled)  # this tenant only
 
 
 @router.get("/roles", permission="admin", query=TenantQuery)
@@ -310,7 +310,7 @@ class RoleIn(BaseModel):
 def create_role(body: RoleIn) -> dict[str, Any]:
     """Create a role in a tenant."""
     with tenant_scope(target_tenant(body.tenantId)):
-        role = admin.create_role(body.roleCode, body.roleName)
+        role = accounts.create_role(body.roleCode, body.roleName)
     audit("role.create", role.tenant_id, role.id, after=body.model_dump(), target_name=role.name)
     return {"roleId": role.id}
 
@@ -332,7 +332,7 @@ def grant_menus(body: GrantIn) -> None:
     with tenant_scope(tid):
         granted = select(RoleMenu.menu_id).where(RoleMenu.role_id == body.roleId)
         before = sorted(session().execute(granted).scalars())
-        admin.grant_menus(kernel(), body.roleId, body.menuIds)
+        accounts.grant_menus(kernel(), body.roleId, body.menuIds)
         grants_changed()
     after = sorted(set(body.menuIds))
     audit("role.menus", tid, body.roleId, before={"menuIds": before}, after={"menuIds": after})
@@ -359,7 +359,7 @@ def assign_role(body: UserRoleIn) -> None:
     if member is None:
         raise NotFound("user.not_found")
     with tenant_scope(tid):
-        admin.assign_role(kernel(), body.userId, body.roleId)
+        accounts.assign_role(kernel(), body.userId, body.roleId)
         grants_changed()
     audit("user.role.add", tid, body.userId, after={"role": _role_name(tid, body.roleId)})
 
@@ -500,9 +500,9 @@ def offer_system(body: TenantSystemIn) -> dict[str, Any]:
             "system_title": body.systemTitle, "theme_color": body.themeColor,
             "system_logo": body.systemLogo, "icon_url": body.iconUrl,
         }
-        admin.offer_system(tid, body.systemCode, **{k: v for k, v in branding.items() if v is not None})
+        accounts.offer_system(tid, body.systemCode, **{k: v for k, v in branding.items() if v is not None})
     else:
-        admin.withdraw_system(tid, body.systemCode)
+        accounts.withdraw_system(tid, body.systemCode)
     kernel().local.invalidate("profile")
     kernel().local.invalidate(menus.MENUS)
     audit("tenant.system", tid, body.systemCode, after=body.model_dump())
@@ -835,7 +835,7 @@ def add_membership(body: MembershipIn) -> None:
     with unscoped():
         if session().get(User, body.userId) is None:
             raise NotFound("user.not_found")
-    admin.add_membership(body.userId, tid, body.supervisor)
+    accounts.add_membership(body.userId, tid, body.supervisor)
     grants_changed()
     audit("user.membership", tid, body.userId, after={"supervisor": body.supervisor})
 

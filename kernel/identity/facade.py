@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from atrium.kernel import admin
+from atrium.kernel import accounts
 from atrium.kernel.identity.service import complete_login
 from atrium.kernel.models import Membership, User
 from atrium.sdk.context import current_context, unscoped
@@ -46,7 +46,7 @@ class KernelIdentity:
             return session().execute(select(User.id).where(User.account == account)).scalar()
 
     def create_user(self, account: str, full_name: str, tenant_id: int, **fields: Any) -> int:
-        user = admin.create_user(account, secrets.token_urlsafe(24)[:32], full_name, tenant_id, **fields)
+        user = accounts.create_user(account, secrets.token_urlsafe(24)[:32], full_name, tenant_id, **fields)
         user.password_hash = ""
         return user.id
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import select
 
-from atrium.kernel import admin
+from atrium.kernel import accounts
 from atrium.kernel.identity.models import LdapConfig, LdapLink
 from atrium.kernel.identity.service import LoginResult, complete_login
 from atrium.kernel.models import Membership, Tenant, User
@@ -226,7 +226,7 @@ def _user_for(cfg: LdapConfig, entry: Entry, typed: str) -> User:
                 user = same
             else:
                 phone = entry.values.get("phone", "")
-                user = admin.create_user(
+                user = accounts.create_user(
                     _free_account(account, cfg.domain),
                     secrets.token_urlsafe(24)[:32],
                     (entry.values.get("name") or account)[:64],

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from atrium.kernel import admin, profiles
+from atrium.kernel import accounts, profiles
 from atrium.kernel.identity import codes
 from atrium.kernel.identity.dialcodes import foreign_number_message
 from atrium.kernel.identity.models import SigninConfig
@@ -152,7 +152,7 @@ def register(kernel: Kernel, tenant: Tenant | None, form: Registration) -> dict[
     if _owners(form.channel, form.target):
         raise Conflict("signin.phone_taken" if form.channel == "sms" else "signin.email_taken")
     codes.spend_code(kernel, "register", form.channel, form.target)
-    user = admin.create_user(
+    user = accounts.create_user(
         account,
         form.password,
         form.full_name.strip(),

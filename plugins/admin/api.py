@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, StringConstraints, field_validator, model
 
 from atrium.plugins.admin import service
 from atrium.plugins.admin.countries import DIAL_CODES, countries
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.errors import BadRequest, Forbidden
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
@@ -28,7 +28,7 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)]
 
 def audit_tenant(requested: int | None) -> int | None:
     """Super administrators read every tenant's records (or one); supervisors only their own tenant's."""
-    su = current_context().require_user()
+    su = current_user()
     if su.is_super_admin:
         return requested
     if requested is not None and requested != su.tenant_id:

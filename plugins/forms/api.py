@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from atrium.plugins.forms import service
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.grants import holds_grant
 from atrium.sdk.routing import Router
 
@@ -127,7 +127,7 @@ def count() -> dict[str, int | str]:
     """How many forms the tenant has, how many are published, how many submissions (home card), with the
     `scope` counted: the tenant's for administrators and holders of `form:stats`, else "mine" (the
     published forms and the caller's own submissions)."""
-    mine = None if holds_grant(STATS_GRANT) else current_context().require_user().user_id
+    mine = None if holds_grant(STATS_GRANT) else current_user().user_id
     return service.count_forms(mine)
 
 

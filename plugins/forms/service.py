@@ -17,19 +17,18 @@ from atrium.plugins.forms import dictionaries, pgasync
 from atrium.plugins.forms import schema as fs
 from atrium.plugins.forms.models import DRAFT, SUBMITTED, Form, FormVersion, Submission, SubmissionValue
 from atrium.sdk import Conflict, Forbidden, NotFound, SessionUser, current_context
+from atrium.sdk.context import current_tenant, current_user
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
 
-LIST_MAX = 200
 #: the people picker answers at most this many members
 PEOPLE_MAX = 50
 
 
-def _user() -> SessionUser:
-    return current_context().require_user()
-
-
-def _tenant() -> int:
+def _tenant_in_scope() -> int:
+    """The tenant in scope, signed-in user or not: the process engine stores a step's form with no user
+    (`atrium_process_form_submit` inside a `tenant_scope`), so the write paths cannot use `current_tenant()`.
+    """
     tid = current_context().tenant_id
     if tid is None:
         raise Forbidden()
@@ -100,7 +99,7 @@ def save_design(design: Design, form_id: int | None = None) -> dict[str, Any]:
     if form_id is None:
         if clash is not None:
             raise Conflict("forms:form.code_exists", formCode=design.code)
-        form = Form(code=design.code, name=design.name, created_by=_user().user_id)
+        form = Form(code=design.code, name=design.name, created_by=current_user().user_id)
         db.add(form)
         db.flush()
     else:
@@ -119,7 +118,7 @@ def save_design(design: Design, form_id: int | None = None) -> dict[str, Any]:
             schema=design.schema,
             ui_schema=design.ui_schema,
             layouts=design.layouts,
-            created_by=_user().user_id,
+            created_by=current_user().user_id,
         )
     )
     db.flush()
@@ -147,7 +146,7 @@ def unpublish(form_ref: str | int) -> dict[str, Any]:
 def delete_form(form_ref: str | int) -> None:
     form = get_form(form_ref)
     db = session()
-    tid = _tenant()
+    tid = current_tenant()
     db.execute(
         delete(SubmissionValue).where(SubmissionValue.tenant_id == tid, SubmissionValue.form_id == form.id)
     )
@@ -216,7 +215,7 @@ def _references(schema: dict[str, Any], data: dict[str, Any]) -> list[dict[str, 
     picked people get the directory's names."""
     if not fs.dict_fields(schema) and not fs.person_fields(schema):
         return []
-    tid = _tenant()
+    tid = _tenant_in_scope()
     found: dict[str, set[str]] = {}
 
     def codes(dic_type: str) -> set[str]:
@@ -234,7 +233,7 @@ def _references(schema: dict[str, Any], data: dict[str, Any]) -> list[dict[str, 
 def people(keyword: str, limit: int = 20) -> list[dict[str, Any]]:
     """The current tenant's members for the user and member pickers, searched by name, account, staff number
     or department."""
-    tid = _tenant()
+    tid = current_tenant()
     word = keyword.strip().lower()
     out = []
     for p in services().directory.members(tid):
@@ -410,7 +409,7 @@ def _insert_one(
 ) -> Stored:
     """Insert one submission with its index rows. `check` (the schema check) runs first on SQLite; on
     PostgreSQL it runs while the database writes, and a submission it refuses is removed before it raises."""
-    tid = _tenant()
+    tid = _tenant_in_scope()
     now = utcnow()
     raw, w = _driver()
     body = orjson.dumps(data).decode()
@@ -450,7 +449,7 @@ def _undo(sent: pgasync.Sent) -> None:
         sub_id = int(sent.value())
     except Exception:
         return
-    tid = _tenant()
+    tid = _tenant_in_scope()
     db = session()
     db.execute(
         delete(SubmissionValue).where(
@@ -469,7 +468,7 @@ def _insert_many(
     user_name: str,
 ) -> list[Stored]:
     """Insert submissions already checked: one insert for them all, one for their index rows."""
-    tid = _tenant()
+    tid = _tenant_in_scope()
     now = utcnow()
     values = [
         {
@@ -519,7 +518,7 @@ def store(
 
 def submit(form_ref: str | int, data: Any, draft: bool) -> dict[str, Any]:
     form, row = published(form_ref)
-    sub = store(form, row, data, draft, _user())
+    sub = store(form, row, data, draft, current_user())
     return submission_out(sub, form)
 
 
@@ -535,7 +534,7 @@ def may_edit(sub: Submission | Stored, form: Form, user: SessionUser) -> bool:
 
 def get_submission(sub_id: int) -> Submission:
     sub = session().get(Submission, sub_id)
-    if sub is None or sub.tenant_id != current_context().tenant_id or not _may_see(sub, _user()):
+    if sub is None or sub.tenant_id != current_tenant() or not _may_see(sub, current_user()):
         raise NotFound("forms:submission.not_found", id=sub_id)
     return sub
 
@@ -544,7 +543,7 @@ def update_submission(sub_id: int, data: Any, draft: bool) -> dict[str, Any]:
     """Edit a submission against its own schema version: admins always, the author a draft, or a
     submitted one when the form allows editing."""
     sub = get_submission(sub_id)
-    user = _user()
+    user = current_user()
     form = get_form(sub.form_id)
     if not may_edit(sub, form, user):
         raise Forbidden("forms:submission.edit_denied")
@@ -569,7 +568,7 @@ def update_submission(sub_id: int, data: Any, draft: bool) -> dict[str, Any]:
 
 
 def delete_submissions(ids: list[int]) -> int:
-    user = _user()
+    user = current_user()
     db = session()
     count = 0
     for sub_id in ids:
@@ -610,7 +609,7 @@ def submission_detail(sub_id: int) -> dict[str, Any]:
         "schema": row.schema,
         "uiSchema": row.ui_schema,
         "dictionaries": dictionaries_of(row.schema),
-        "canEdit": may_edit(sub, form, _user()),
+        "canEdit": may_edit(sub, form, current_user()),
     }
 
 
@@ -644,7 +643,7 @@ def _ids(form: Form, q: ListQuery, user: SessionUser | None) -> tuple[Select[Any
     """The ids of the matching submissions and the column they are ordered by. With a field filter the
     query starts from the lookup index (tenant, form, field, value, submission) and reads the submission
     rows only for conditions the index cannot answer, so a page and its count come from the index."""
-    tid = _tenant()
+    tid = _tenant_in_scope()
     kinds = _kinds(form)
     indexed: list[tuple[str, str]] = []
     stored: list[tuple[str, str]] = []
@@ -700,7 +699,7 @@ def list_submissions(form_ref: str | int, q: ListQuery, page: int, size: int) ->
     """A page of submissions, newest first; the total is counted up to COUNT_CAP (``totalExact`` false
     past it) and not at all when the first page is not full."""
     form = get_form(form_ref)
-    user = _user()
+    user = current_user()
     stmt, sid = _ids(form, q, user)
     offset = (page - 1) * size
     ids = list(session().execute(stmt.order_by(sid.desc()).offset(offset).limit(size)).scalars())

@@ -8,15 +8,16 @@ from pydantic import BaseModel, Field, HttpUrl, StringConstraints
 from starlette.responses import StreamingResponse
 
 from atrium.plugins.help import chat, service
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.routing import Router
 
 router = Router()
 HELP = "/api/help"
 AIGC = "/api/aigc"
 
-MenuCode = Annotated[str, StringConstraints(strip_whitespace=True, max_length=64,
-                                            pattern=r"^[A-Za-z0-9_.:/-]*$")]
+MenuCode = Annotated[
+    str, StringConstraints(strip_whitespace=True, max_length=64, pattern=r"^[A-Za-z0-9_.:/-]*$")
+]
 Locale = Literal["zh-cn", "zh-tw", "en-us", "vi-vn", "hu-hu"]
 
 
@@ -83,8 +84,9 @@ class DocIn(BaseModel):
 @router.post(f"{HELP}/admin/doc/save", permission="admin", body=DocIn, response=DocOut)
 def doc_save(body: DocIn) -> dict[str, Any]:
     """Create or update a document (administrators); its HTML is sanitised before it is stored."""
-    return service.save_doc(body.id, body.menuCode, body.locale, body.title, body.content,
-                            str(body.manualUrl), body.sort)
+    return service.save_doc(
+        body.id, body.menuCode, body.locale, body.title, body.content, str(body.manualUrl), body.sort
+    )
 
 
 @router.post(f"{HELP}/admin/doc/delete", permission="admin", body=DocIdQuery)
@@ -102,8 +104,9 @@ class ChatQuery(BaseModel):
     prompt: Annotated[str, StringConstraints(max_length=64_000)] = ""
     top: int = Field(default=5, ge=1, le=service.TOP_MAX)
     access: Literal["all", "help", "portal", ""] = "all"
-    model: Annotated[str, StringConstraints(strip_whitespace=True, max_length=128,
-                                            pattern=r"^[\w.:/@-]*$")] = ""
+    model: Annotated[
+        str, StringConstraints(strip_whitespace=True, max_length=128, pattern=r"^[\w.:/@-]*$")
+    ] = ""
     session: Annotated[str, StringConstraints(max_length=64)] = ""
 
 
@@ -155,7 +158,7 @@ def session_history(query: SessionQuery) -> list[dict[str, str]]:
 @router.post(f"{AIGC}/session/clear")
 def session_clear() -> None:
     """Forget the caller's chats."""
-    service.clear_sessions(current_context().require_user().user_id)
+    service.clear_sessions(current_user().user_id)
 
 
 class EndpointOut(BaseModel):
@@ -168,10 +171,12 @@ class EndpointOut(BaseModel):
 
 class EndpointIn(BaseModel):
     baseUrl: HttpUrl | Literal[""] = ""
-    model: Annotated[str, StringConstraints(strip_whitespace=True, max_length=128,
-                                            pattern=r"^[\w.:/@-]*$")] = ""
+    model: Annotated[
+        str, StringConstraints(strip_whitespace=True, max_length=128, pattern=r"^[\w.:/@-]*$")
+    ] = ""
     apiKey: Annotated[str, StringConstraints(strip_whitespace=True, max_length=512)] | None = Field(
-        default=None, description="null keeps the stored key, empty removes it")
+        default=None, description="null keeps the stored key, empty removes it"
+    )
     timeoutSeconds: int = Field(default=30, ge=1, le=300)
     enabled: int = Field(default=1, ge=0, le=1)
 
@@ -185,5 +190,6 @@ def endpoint_get() -> dict[str, Any]:
 @router.post(f"{AIGC}/admin/endpoint/save", permission="admin", body=EndpointIn, response=EndpointOut)
 def endpoint_save(body: EndpointIn) -> dict[str, Any]:
     """Store the tenant's OpenAI-compatible endpoint (base URL, model, key stored encrypted, time-out)."""
-    return service.save_endpoint(str(body.baseUrl).rstrip("/"), body.model, body.apiKey,
-                                 body.timeoutSeconds, body.enabled)
+    return service.save_endpoint(
+        str(body.baseUrl).rstrip("/"), body.model, body.apiKey, body.timeoutSeconds, body.enabled
+    )

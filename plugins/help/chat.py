@@ -25,12 +25,17 @@ from starlette.responses import StreamingResponse
 
 from atrium.plugins.help import service
 from atrium.plugins.help.llm import LlmError, LlmTimeout, stream_chat
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_context, current_tenant, current_user
 from atrium.sdk.services import services
 
 PING_SECONDS = 15.0
-LANGUAGES = {"zh-cn": "Simplified Chinese", "zh-tw": "Traditional Chinese", "en-us": "English",
-             "vi-vn": "Vietnamese", "hu-hu": "Hungarian"}
+LANGUAGES = {
+    "zh-cn": "Simplified Chinese",
+    "zh-tw": "Traditional Chinese",
+    "en-us": "English",
+    "vi-vn": "Vietnamese",
+    "hu-hu": "Hungarian",
+}
 SYSTEM_PROMPT = (
     "You answer questions about an enterprise portal using only the numbered passages from its help "
     "documents. Cite the passages you use as [n]. If they do not contain the answer, say so briefly. "
@@ -61,14 +66,19 @@ def prepare(prompt: str, top: int, access: str, model: str, session_id: str) -> 
     """Validate, retrieve and load the endpoint and history; raises the envelope's errors."""
     question = service.check_prompt(prompt)
     ctx = current_context()
-    user = ctx.require_user()
+    user = current_user()
     sid = session_id if service.SESSION_ID.match(session_id or "") else secrets.token_urlsafe(12)
     found = service.retrieve(question, max(1, min(top, service.TOP_MAX)), access)
     svc = services()
     return ChatPlan(
-        tenant_id=int(ctx.tenant_id or 0), user_id=user.user_id, session_id=sid, question=question,
+        tenant_id=current_tenant(),
+        user_id=user.user_id,
+        session_id=sid,
+        question=question,
         passages=[service.passage_out(i + 1, p, s) for i, (p, s) in enumerate(found)],
-        endpoint=service.active_endpoint(model), history=service.history(sid), locale=ctx.locale,
+        endpoint=service.active_endpoint(model),
+        history=service.history(sid),
+        locale=ctx.locale,
         texts={
             "passages_only": svc.t("help:passages_only"),
             "no_passages": svc.t("help:no_passages"),
@@ -143,8 +153,9 @@ async def events(plan: ChatPlan, timeout_text: str) -> AsyncIterator[bytes]:
         except LlmError as exc:
             yield sse("error", {"code": 502, "msg": f"{plan.texts['failed']} ({exc.status}: {exc.detail})"})
     if answer:
-        await run_in_threadpool(service.remember, plan.tenant_id, plan.user_id, plan.session_id,
-                                plan.question, "".join(answer))
+        await run_in_threadpool(
+            service.remember, plan.tenant_id, plan.user_id, plan.session_id, plan.question, "".join(answer)
+        )
     yield sse("done", {"session": plan.session_id, "mode": plan.mode})
 
 

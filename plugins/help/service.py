@@ -9,13 +9,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import event, func, select
+from sqlalchemy import event, select
 
 from atrium.plugins.help import crypto
 from atrium.plugins.help.models import AssistantEndpoint, HelpDocument
 from atrium.plugins.help.search import indexes
 from atrium.plugins.help.text import Passage, passages, plain_text, sanitise
-from atrium.sdk.context import DEFAULT_LOCALE, current_context
+from atrium.sdk.context import DEFAULT_LOCALE, current_context, current_tenant, current_user
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.services import services
@@ -27,14 +27,6 @@ HISTORY_TTL = 86_400.0
 MAX_SESSIONS = 20
 SOURCES = ("help", "portal")
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _tenant() -> int:
-    ctx = current_context()
-    ctx.require_user()
-    if ctx.tenant_id is None:
-        raise BadRequest("help:no_tenant")
-    return ctx.tenant_id
 
 
 # -- documents ---------------------------------------------------------------
@@ -72,7 +64,7 @@ def _locale_rows(menu_code: str | None = None) -> list[HelpDocument]:
 
 def list_docs(keyword: str, menu_code: str, page: int, rows: int) -> dict[str, Any]:
     """The help centre: documents of the tenant in the caller's language, searched by keyword."""
-    _tenant()
+    current_tenant()
     found = _locale_rows(menu_code or None)
     if keyword.strip():
         order: dict[str, int] = {}
@@ -81,11 +73,11 @@ def list_docs(keyword: str, menu_code: str, page: int, rows: int) -> dict[str, A
         by_key = {f"help:{r.id}": r for r in found}
         found = [by_key[k] for k in order if k in by_key]
     start = (page - 1) * rows
-    return {"total": len(found), "list": [doc_out(r, full=False) for r in found[start:start + rows]]}
+    return {"total": len(found), "list": [doc_out(r, full=False) for r in found[start : start + rows]]}
 
 
 def detail(doc_id: int) -> dict[str, Any]:
-    _tenant()
+    current_tenant()
     row = session().get(HelpDocument, doc_id)
     if row is None:
         raise NotFound("help:not_found", id=doc_id)
@@ -94,13 +86,14 @@ def detail(doc_id: int) -> dict[str, Any]:
 
 def for_menu(menu_code: str) -> list[dict[str, Any]]:
     """The documents attached to a menu, in the caller's language (empty: none exists yet)."""
-    _tenant()
+    current_tenant()
     return [doc_out(r) for r in _locale_rows(menu_code)]
 
 
-def save_doc(doc_id: int | None, menu_code: str, locale: str, title: str, content: str,
-             manual_url: str, sort: int) -> dict[str, Any]:
-    tenant_id = _tenant()
+def save_doc(
+    doc_id: int | None, menu_code: str, locale: str, title: str, content: str, manual_url: str, sort: int
+) -> dict[str, Any]:
+    tenant_id = current_tenant()
     db = session()
     row: HelpDocument | None
     if doc_id is not None:
@@ -114,14 +107,14 @@ def save_doc(doc_id: int | None, menu_code: str, locale: str, title: str, conten
     row.menu_code, row.locale, row.title = menu_code, locale, title
     row.content, row.text = clean, plain_text(clean)
     row.manual_url, row.sort = manual_url, sort
-    row.updated_by = current_context().require_user().user_id
+    row.updated_by = current_user().user_id
     db.flush()
     _documents_changed(tenant_id)
     return doc_out(row)
 
 
 def delete_doc(doc_id: int) -> None:
-    tenant_id = _tenant()
+    tenant_id = current_tenant()
     row = session().get(HelpDocument, doc_id)
     if row is None:
         raise NotFound("help:not_found", id=doc_id)
@@ -137,10 +130,6 @@ def _documents_changed(tenant_id: int) -> None:
     event.listen(session(), "after_commit", lambda _s: indexes.bump(tenant_id), once=True)
 
 
-def count_docs() -> int:
-    return int(session().execute(select(func.count()).select_from(HelpDocument)).scalar() or 0)
-
-
 # -- retrieval ---------------------------------------------------------------
 
 
@@ -153,8 +142,11 @@ def _articles(tenant_id: int, locale: str) -> list[Passage]:
             text = plain_text(sanitise(str(art.get("content") or "")))
             title = str(art.get("title") or "")
             key = f"{plugin}:{art.get('id', '')}"
-            out.extend(passages(key, title, text, "portal", str(art.get("locale") or locale),
-                                str(art.get("url") or "")))
+            out.extend(
+                passages(
+                    key, title, text, "portal", str(art.get("locale") or locale), str(art.get("url") or "")
+                )
+            )
     return out
 
 
@@ -168,7 +160,7 @@ def load_passages(tenant_id: int, locale: str) -> tuple[list[Passage], bool]:
 
 def retrieve(prompt: str, top: int, access: str = "all") -> list[tuple[Passage, float]]:
     """The best passages of the caller's tenant (never another's) for a question."""
-    tenant_id = _tenant()
+    tenant_id = current_tenant()
     locale = current_context().locale
     index = indexes.get(tenant_id, locale, lambda: load_passages(tenant_id, locale))
     if access in SOURCES:
@@ -214,7 +206,7 @@ def endpoint_row() -> AssistantEndpoint | None:
 
 
 def endpoint_out() -> dict[str, Any]:
-    _tenant()
+    current_tenant()
     row = endpoint_row()
     return {
         "baseUrl": row.base_url if row else "",
@@ -227,7 +219,7 @@ def endpoint_out() -> dict[str, Any]:
 
 def save_endpoint(base_url: str, model: str, key: str | None, timeout: int, enabled: int) -> dict[str, Any]:
     """Store the endpoint; ``key`` None keeps the stored key, '' removes it."""
-    tenant_id = _tenant()
+    tenant_id = current_tenant()
     row = endpoint_row()
     if row is None:
         row = AssistantEndpoint()
@@ -235,7 +227,7 @@ def save_endpoint(base_url: str, model: str, key: str | None, timeout: int, enab
     row.base_url, row.model, row.timeout_seconds, row.enabled = base_url, model, timeout, enabled
     if key is not None:
         row.key_enc = crypto.encrypt(key)
-    row.updated_by = current_context().require_user().user_id
+    row.updated_by = current_user().user_id
     session().flush()
     services().cache.delete(f"help:endpoint:{tenant_id}")
     return endpoint_out()
@@ -260,8 +252,8 @@ def _list_key(user_id: int) -> str:
 
 
 def history(session_id: str) -> list[dict[str, str]]:
-    tenant_id = _tenant()
-    user = current_context().require_user()
+    tenant_id = current_tenant()
+    user = current_user()
     found: Any = services().cache.get(_chat_key(tenant_id, user.user_id, session_id))
     return list(found or [])
 
@@ -271,7 +263,7 @@ def remember(tenant_id: int, user_id: int, session_id: str, question: str, answe
     key = _chat_key(tenant_id, user_id, session_id)
     turns = list(cache.get(key) or [])
     turns += [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
-    cache.set(key, turns[-2 * HISTORY_TURNS:], ttl=HISTORY_TTL)
+    cache.set(key, turns[-2 * HISTORY_TURNS :], ttl=HISTORY_TTL)
     keys = [k for k in (cache.get(_list_key(user_id)) or []) if k != key]
     cache.set(_list_key(user_id), (keys + [key])[-MAX_SESSIONS:], ttl=HISTORY_TTL)
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, Field, StringConstraints, model_validator
 
 from atrium.plugins.message import service, unread
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_user
 from atrium.sdk.flight import Flight
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
@@ -101,7 +101,7 @@ def _load_counts(tenant_id: int, user_id: int) -> dict[str, int]:
 @router.post(f"{INBOX}/unread-message-total", body=MessageSystemsIn, response=int)
 async def unread_message_total(body: MessageSystemsIn) -> int:
     """How many of the user's letters in the systems (all when none are given) are unread."""
-    su = current_context().require_user()
+    su = current_user()
     key = (su.tenant_id, su.user_id)
     counts = unread.cache.get(key)
     if counts is None:
@@ -161,8 +161,13 @@ class MessageLettersIn(BaseModel):
 @router.post("/admin/send", grant=SEND, body=MessageSendIn, response=MessageSentOut)
 def send(body: MessageSendIn) -> dict[str, Any]:
     """Send a system letter to users, roles or the whole tenant (holders of `message:send`)."""
-    sent = service.send_message(content=body.content, to_users=body.toUsers, to_roles=body.toRoles,
-                                to_tenant=body.toTenant, system_code=body.systemCode or None)
+    sent = service.send_message(
+        content=body.content,
+        to_users=body.toUsers,
+        to_roles=body.toRoles,
+        to_tenant=body.toTenant,
+        system_code=body.systemCode or None,
+    )
     return {"letterId": str(sent.letter_id), "recipients": sent.recipients, "systemCode": sent.system_code}
 
 

@@ -39,7 +39,7 @@ from sqlalchemy.sql.selectable import TableValuedAlias
 from atrium.plugins.message import directory, push, unread
 from atrium.plugins.message.content import PLAIN_LIMIT, check_and_clean, plain_text, sanitise
 from atrium.plugins.message.models import READ, UNREAD, Inbox, Letter
-from atrium.sdk.context import current_context, tenant_scope
+from atrium.sdk.context import current_context, current_tenant, current_user, tenant_scope
 from atrium.sdk.db import after_commit, session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.services import services
@@ -61,6 +61,8 @@ class SentLetter:
 
 
 def _tenant(tenant_id: int | None) -> int:
+    """The tenant a letter is sent in: the one named, else the one in scope. Not `current_tenant()`: jobs and
+    other plugins send with no signed-in user (inside a `tenant_scope`, or naming the tenant)."""
     tid = tenant_id if tenant_id is not None else current_context().tenant_id
     if tid is None:
         raise BadRequest("message:tenant_required")
@@ -156,26 +158,45 @@ def send_message(
         raise BadRequest("message:no_recipients")
     clean = check_and_clean(content)
     if sender_id is None and current_context().user is not None:
-        sender_id = current_context().require_user().user_id
+        sender_id = current_user().user_id
     with _db(tid):
         code = _system(tid, system_code)
         recipients = sorted(_recipients(tid, users, role_ids, to_tenant))
         if not recipients:
             raise BadRequest("message:nobody")
         when = sent_at or utcnow()
-        letter, rows = store_letter(code, clean, recipients, sender_id, when,
-                                    {"users": users, "roles": role_ids, "tenant": bool(to_tenant)})
+        letter, rows = store_letter(
+            code,
+            clean,
+            recipients,
+            sender_id,
+            when,
+            {"users": users, "roles": role_ids, "tenant": bool(to_tenant)},
+        )
         preview, sent = plain_text(clean, PLAIN_LIMIT), iso(when)
         frames = [
-            (push.notify_key(tid, r.user_id, code),
-             {"action": "message", "msgInstanceId": str(r.id), "systemCode": code, "sendTime": sent,
-              "preview": preview})
+            (
+                push.notify_key(tid, r.user_id, code),
+                {
+                    "action": "message",
+                    "msgInstanceId": str(r.id),
+                    "systemCode": code,
+                    "sendTime": sent,
+                    "preview": preview,
+                },
+            )
             for r in rows
         ]
         after_commit(lambda: unread.invalidate(tid, recipients))
         after_commit(lambda: push.send(frames))
-        services().emit("message_sent", tenant_id=tid, user_id=sender_id, letter_id=letter.id,
-                        system_code=code, recipients=recipients)
+        services().emit(
+            "message_sent",
+            tenant_id=tid,
+            user_id=sender_id,
+            letter_id=letter.id,
+            system_code=code,
+            recipients=recipients,
+        )
         return SentLetter(letter.id, len(recipients), code)
 
 
@@ -190,15 +211,27 @@ class Delivered:
 _INBOX = cast(Table, Inbox.__table__)
 
 
-def store_letter(system_code: str, clean: str, recipients: list[int], sender_id: int | None, when: datetime,
-                 audience: dict[str, Any]) -> tuple[Letter, list[Delivered]]:
+def store_letter(
+    system_code: str,
+    clean: str,
+    recipients: list[int],
+    sender_id: int | None,
+    when: datetime,
+    audience: dict[str, Any],
+) -> tuple[Letter, list[Delivered]]:
     """Write a letter and its inbox rows in the current tenant, telling no one (demo data, imports).
 
     `clean` must come from :func:`check_and_clean`; :func:`send_message` is what callers normally use.
     """
     db = session()
-    letter = Letter(system_code=system_code, content=clean, sender_id=sender_id, audience=audience,
-                    recipient_count=len(recipients), sent_at=when)
+    letter = Letter(
+        system_code=system_code,
+        content=clean,
+        sender_id=sender_id,
+        audience=audience,
+        recipient_count=len(recipients),
+        sent_at=when,
+    )
     db.add(letter)
     db.flush()
     if not recipients:
@@ -207,8 +240,14 @@ def store_letter(system_code: str, clean: str, recipients: list[int], sender_id:
     # name the letter's tenant themselves.
     conn = db.connection()
     ids = _id_rows(conn.dialect.name, recipients)
-    rows = select(literal(letter.tenant_id, BigInteger), literal(letter.id, BigInteger), ids.c.value,
-                  literal(system_code), literal(UNREAD, SmallInteger), literal(when, DateTime))
+    rows = select(
+        literal(letter.tenant_id, BigInteger),
+        literal(letter.id, BigInteger),
+        ids.c.value,
+        literal(system_code),
+        literal(UNREAD, SmallInteger),
+        literal(when, DateTime),
+    )
     written = conn.execute(
         insert(_INBOX)
         .from_select(["tenant_id", "letter_id", "user_id", "system_code", "read_status", "sent_at"], rows)
@@ -234,17 +273,14 @@ def push_logout(tenant_id: int, user_id: int) -> None:
     sockets itself and the user's other sessions stay signed in.
     """
     with _db(tenant_id):
-        frames = [(push.notify_key(tenant_id, user_id, code), {"action": "logout"})
-                  for code in directory.system_codes(tenant_id)]
+        frames = [
+            (push.notify_key(tenant_id, user_id, code), {"action": "logout"})
+            for code in directory.system_codes(tenant_id)
+        ]
         after_commit(lambda: push.send(frames))
 
 
 # -- the inbox ----------------------------------------------------------------
-
-
-def _me() -> tuple[int, int]:
-    su = current_context().require_user()
-    return su.tenant_id, su.user_id
 
 
 def _filters(user_id: int, system_codes: list[str], read_status: int | None) -> list[Any]:
@@ -258,27 +294,35 @@ def _filters(user_id: int, system_codes: list[str], read_status: int | None) -> 
 
 def find(system_codes: list[str], read_status: int | None, page_index: int, page_rows: int) -> dict[str, Any]:
     """A page of the signed-in user's letters, newest first."""
-    _tid, uid = _me()
+    uid = current_user().user_id
     db = session()
     crit = _filters(uid, system_codes, read_status)
     total = db.execute(select(func.count()).select_from(Inbox).where(*crit)).scalar_one()
     rows = db.execute(
-        select(Inbox, Letter.content).join(Letter, Letter.id == Inbox.letter_id).where(*crit)
+        select(Inbox, Letter.content)
+        .join(Letter, Letter.id == Inbox.letter_id)
+        .where(*crit)
         .order_by(Inbox.sent_at.desc(), Inbox.id.desc())
-        .offset((page_index - 1) * page_rows).limit(page_rows)
+        .offset((page_index - 1) * page_rows)
+        .limit(page_rows)
     ).all()
     items = [
-        {"msgInstanceId": str(r.id), "messageContent": sanitise(content), "sendTime": iso(r.sent_at),
-         "readStatus": r.read_status, "systemCode": r.system_code}
+        {
+            "msgInstanceId": str(r.id),
+            "messageContent": sanitise(content),
+            "sendTime": iso(r.sent_at),
+            "readStatus": r.read_status,
+            "systemCode": r.system_code,
+        }
         for r, content in rows
     ]
-    return {"list": items, "total": int(total), "pageIndex": page_index, "pageRows": page_rows,
-            "hasMore": page_index * page_rows < total}
-
-
-def unread_total(system_codes: list[str]) -> int:
-    tid, uid = _me()
-    return unread.total(unread.counts(tid, uid), system_codes)
+    return {
+        "list": items,
+        "total": int(total),
+        "pageIndex": page_index,
+        "pageRows": page_rows,
+        "hasMore": page_index * page_rows < total,
+    }
 
 
 def _owned(ids: list[int], system_codes: list[str]) -> list[int]:
@@ -287,7 +331,7 @@ def _owned(ids: list[int], system_codes: list[str]) -> list[int]:
         raise BadRequest("message:ids_required")
     if len(ids) > MAX_IDS:
         raise BadRequest("message:too_many_ids", max=MAX_IDS)
-    _tid, uid = _me()
+    uid = current_user().user_id
     crit = _filters(uid, system_codes, None)
     found = set(session().execute(select(Inbox.id).where(Inbox.id.in_(ids), *crit)).scalars())
     missing = [i for i in ids if i not in found]
@@ -297,17 +341,19 @@ def _owned(ids: list[int], system_codes: list[str]) -> list[int]:
 
 
 def _changed() -> None:
-    tid, uid = _me()
+    su = current_user()  # the unread counts are keyed by the session's tenant, as the API reads them
+    tid, uid = su.tenant_id, su.user_id
     after_commit(lambda: unread.invalidate(tid, [uid]))
 
 
 def set_read(ids: Iterable[Any], system_codes: list[str], read: bool) -> int:
     """Mark the user's letters read or unread; all or nothing. Answers how many changed state."""
     wanted = _owned(_int_ids(ids, "message:not_found"), system_codes)
-    _tid, uid = _me()
+    uid = current_user().user_id
     target = READ if read else UNREAD
     result = session().execute(
-        update(Inbox).where(Inbox.id.in_(wanted), Inbox.user_id == uid, Inbox.read_status != target)
+        update(Inbox)
+        .where(Inbox.id.in_(wanted), Inbox.user_id == uid, Inbox.read_status != target)
         .values(read_status=target, read_at=utcnow() if read else None)
         .execution_options(synchronize_session=False)
     )
@@ -317,10 +363,12 @@ def set_read(ids: Iterable[Any], system_codes: list[str], read: bool) -> int:
 
 def read_all(system_codes: list[str]) -> int:
     """Mark every unread letter of the user (in the given systems) read."""
-    _tid, uid = _me()
+    uid = current_user().user_id
     result = session().execute(
-        update(Inbox).where(*_filters(uid, system_codes, UNREAD))
-        .values(read_status=READ, read_at=utcnow()).execution_options(synchronize_session=False)
+        update(Inbox)
+        .where(*_filters(uid, system_codes, UNREAD))
+        .values(read_status=READ, read_at=utcnow())
+        .execution_options(synchronize_session=False)
     )
     _changed()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
@@ -329,9 +377,10 @@ def read_all(system_codes: list[str]) -> int:
 def remove(ids: Iterable[Any], system_codes: list[str]) -> int:
     """Delete the user's copies of letters; all or nothing."""
     wanted = _owned(_int_ids(ids, "message:not_found"), system_codes)
-    _tid, uid = _me()
+    uid = current_user().user_id
     result = session().execute(
-        delete(Inbox).where(Inbox.id.in_(wanted), Inbox.user_id == uid)
+        delete(Inbox)
+        .where(Inbox.id.in_(wanted), Inbox.user_id == uid)
         .execution_options(synchronize_session=False)
     )
     _changed()
@@ -343,42 +392,65 @@ def remove(ids: Iterable[Any], system_codes: list[str]) -> int:
 
 def sent_letters(page_index: int, page_rows: int) -> dict[str, Any]:
     """Letters sent in the current tenant, newest first, with how many recipients have read them."""
-    tid = _tenant(None)
+    tid = current_tenant()
     db = session()
     total = db.execute(select(func.count()).select_from(Letter)).scalar_one()
-    letters = db.execute(
-        select(Letter).order_by(Letter.sent_at.desc(), Letter.id.desc())
-        .offset((page_index - 1) * page_rows).limit(page_rows)
-    ).scalars().all()
+    letters = (
+        db.execute(
+            select(Letter)
+            .order_by(Letter.sent_at.desc(), Letter.id.desc())
+            .offset((page_index - 1) * page_rows)
+            .limit(page_rows)
+        )
+        .scalars()
+        .all()
+    )
     ids = [x.id for x in letters]
-    reads = dict(db.execute(
-        select(Inbox.letter_id, func.count()).where(Inbox.letter_id.in_(ids), Inbox.read_status == READ)
-        .group_by(Inbox.letter_id)
-    ).all()) if ids else {}
+    reads = (
+        dict(
+            db.execute(
+                select(Inbox.letter_id, func.count())
+                .where(Inbox.letter_id.in_(ids), Inbox.read_status == READ)
+                .group_by(Inbox.letter_id)
+            ).all()
+        )
+        if ids
+        else {}
+    )
     people = {p.user_id: p for p in directory.members(tid)}
     role_names = directory.roles(tid)
     out = []
     for x in letters:
         aud = x.audience or {}
         sender = people.get(x.sender_id or -1)
-        out.append({
-            "letterId": str(x.id), "messageContent": sanitise(x.content), "systemCode": x.system_code,
-            "sendTime": iso(x.sent_at), "sender": sender.full_name if sender else "",
-            "toTenant": bool(aud.get("tenant")),
-            "toUsers": [people[u].full_name if u in people else str(u) for u in aud.get("users", [])],
-            "toRoles": [role_names.get(r, str(r)) for r in aud.get("roles", [])],
-            "recipients": x.recipient_count, "readCount": int(reads.get(x.id, 0)),
-        })
+        out.append(
+            {
+                "letterId": str(x.id),
+                "messageContent": sanitise(x.content),
+                "systemCode": x.system_code,
+                "sendTime": iso(x.sent_at),
+                "sender": sender.full_name if sender else "",
+                "toTenant": bool(aud.get("tenant")),
+                "toUsers": [people[u].full_name if u in people else str(u) for u in aud.get("users", [])],
+                "toRoles": [role_names.get(r, str(r)) for r in aud.get("roles", [])],
+                "recipients": x.recipient_count,
+                "readCount": int(reads.get(x.id, 0)),
+            }
+        )
     return {"list": out, "total": int(total), "pageIndex": page_index, "pageRows": page_rows}
 
 
 def audience_options() -> dict[str, Any]:
     """Who a letter can be addressed to in the current tenant, and the systems it can belong to."""
-    tid = _tenant(None)
+    tid = current_tenant()
     return {
-        "users": [{"userId": str(p.user_id), "account": p.account, "userFullName": p.full_name}
-                  for p in directory.members(tid)],
+        "users": [
+            {"userId": str(p.user_id), "account": p.account, "userFullName": p.full_name}
+            for p in directory.members(tid)
+        ],
         "roles": [{"roleId": str(i), "roleName": n} for i, n in directory.roles(tid).items()],
-        "systems": [{"systemCode": s.code, "systemName": s.name, "systemEnName": s.en_name}
-                    for s in directory.systems(tid)],
+        "systems": [
+            {"systemCode": s.code, "systemName": s.name, "systemEnName": s.en_name}
+            for s in directory.systems(tid)
+        ],
     }

@@ -10,7 +10,7 @@ import nh3
 from sqlalchemy import and_, func, or_, select, update
 
 from atrium.plugins.portal.models import CATEGORIES, DRAFT, PUBLISHED, Article
-from atrium.sdk.context import current_context, tenant_scope, unscoped
+from atrium.sdk.context import current_context, current_user, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.services import services
@@ -171,7 +171,7 @@ def get(article_id: int) -> Article:
 
 
 def save(draft: Draft, article_id: int | None) -> dict[str, Any]:
-    su = current_context().require_user()
+    su = current_user()
     if draft.publish_start and draft.publish_end and draft.publish_end <= draft.publish_start:
         raise BadRequest("portal:window_invalid")
     if article_id is None:

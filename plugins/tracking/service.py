@@ -33,7 +33,7 @@ from atrium.plugins.tracking.models import (
     TrackingEvent,
 )
 from atrium.plugins.tracking.settings import tracking_settings
-from atrium.sdk.context import current_context, tenant_scope, unscoped
+from atrium.sdk.context import current_context, current_user, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.grants import holds_grant
 from atrium.sdk.services import Services, services
@@ -111,7 +111,7 @@ def ingest(rows: list[dict[str, Any]]) -> int:
     stamped with the session's tenant and user, the client's IP and the time received; answers how many
     were accepted."""
     ctx = current_context()
-    su = ctx.require_user()
+    su = current_user()
     stamp = {
         "tenant_id": su.tenant_id,
         "user_id": su.user_id,
@@ -361,7 +361,7 @@ class Scope:
 
 def viewer_scope() -> Scope:
     """The signed-in caller's dashboard scope (the one place the grant is looked at)."""
-    su = current_context().require_user()
+    su = current_user()
     name: Literal["platform", "tenant", "mine"]
     if su.is_super_admin:
         name = "platform"

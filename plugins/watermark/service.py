@@ -11,13 +11,22 @@ from sqlalchemy import select
 
 from atrium.plugins.watermark import userinfo
 from atrium.plugins.watermark.models import WatermarkSetting
-from atrium.sdk.context import current_context
+from atrium.sdk.context import current_context, current_tenant, current_user
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 
 PLACEHOLDER = re.compile(r"\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}")
-USER_FIELDS = ("userFullName", "account", "staffNo", "mobile", "email", "department", "tenantName", "userId",
-               "tenantId")
+USER_FIELDS = (
+    "userFullName",
+    "account",
+    "staffNo",
+    "mobile",
+    "email",
+    "department",
+    "tenantName",
+    "userId",
+    "tenantId",
+)
 CLOCK_FIELDS = ("date", "time")
 PLACEHOLDERS = USER_FIELDS + CLOCK_FIELDS
 TYPES = ("dynamic", "static")
@@ -46,8 +55,11 @@ def check_template(fw_type: str, fw_content: str) -> None:
         return
     for name in PLACEHOLDER.findall(fw_content):
         if name not in PLACEHOLDERS:
-            raise BadRequest("watermark:placeholder_unknown", name=f"{{{name}}}",
-                             known=" ".join(f"{{{p}}}" for p in PLACEHOLDERS))
+            raise BadRequest(
+                "watermark:placeholder_unknown",
+                name=f"{{{name}}}",
+                known=" ".join(f"{{{p}}}" for p in PLACEHOLDERS),
+            )
 
 
 def resolve(fw_type: str, fw_content: str, user_id: int, tenant_id: int, now: datetime | None = None) -> str:
@@ -63,24 +75,37 @@ def resolve(fw_type: str, fw_content: str, user_id: int, tenant_id: int, now: da
 
 def out(row: WatermarkSetting, content: str | None = None) -> dict[str, Any]:
     return {
-        "ffwId": str(row.id), "ffwFunctionCode": row.function_code, "systemCode": row.system_code,
-        "tenantId": str(row.tenant_id), "content": content if content is not None else row.fw_content,
-        "fwContent": row.fw_content, "fwType": row.fw_type, "fwFont": row.fw_font,
-        "fwFontSize": row.fw_font_size, "fwColor": row.fw_color, "fwRotationAngle": row.fw_rotation_angle,
+        "ffwId": str(row.id),
+        "ffwFunctionCode": row.function_code,
+        "systemCode": row.system_code,
+        "tenantId": str(row.tenant_id),
+        "content": content if content is not None else row.fw_content,
+        "fwContent": row.fw_content,
+        "fwType": row.fw_type,
+        "fwFont": row.fw_font,
+        "fwFontSize": row.fw_font_size,
+        "fwColor": row.fw_color,
+        "fwRotationAngle": row.fw_rotation_angle,
         "fwTransparent": row.fw_transparent,
-        "isTakeEffect": row.is_take_effect, "isView": row.is_view,
+        "isTakeEffect": row.is_take_effect,
+        "isView": row.is_view,
     }
 
 
 def find(function_code: str, system_code: str) -> WatermarkSetting | None:
     """The most specific setting of the current tenant: function and system, then function, then system,
     then the tenant-wide one."""
-    rows = session().execute(
-        select(WatermarkSetting).where(
-            WatermarkSetting.function_code.in_({function_code, ""}),
-            WatermarkSetting.system_code.in_({system_code, ""}),
+    rows = (
+        session()
+        .execute(
+            select(WatermarkSetting).where(
+                WatermarkSetting.function_code.in_({function_code, ""}),
+                WatermarkSetting.system_code.in_({system_code, ""}),
+            )
         )
-    ).scalars().all()
+        .scalars()
+        .all()
+    )
     ranked = sorted(rows, key=lambda r: (r.function_code != function_code, r.system_code != system_code))
     return ranked[0] if ranked else None
 
@@ -89,7 +114,7 @@ def for_user(
     function_code: str, system_code: str, tenant_id: int | None, active_only: bool
 ) -> dict[str, Any] | None:
     """The watermark the signed-in user should see (None: nothing to draw); another tenant's answers None."""
-    su = current_context().require_user()
+    su = current_user()
     if tenant_id is not None and tenant_id != su.tenant_id:
         return None
     row = find(function_code, system_code or current_context().system_code or su.system_code)
@@ -99,14 +124,19 @@ def for_user(
 
 
 def settings() -> list[dict[str, Any]]:
-    rows = session().execute(
-        select(WatermarkSetting).order_by(WatermarkSetting.function_code, WatermarkSetting.system_code)
-    ).scalars().all()
+    rows = (
+        session()
+        .execute(
+            select(WatermarkSetting).order_by(WatermarkSetting.function_code, WatermarkSetting.system_code)
+        )
+        .scalars()
+        .all()
+    )
     return [out(r) for r in rows]
 
 
 def _check_system(system_code: str) -> None:
-    tid = current_context().require_user().tenant_id
+    tid = current_tenant()
     if system_code and not userinfo.system_offered(tid, system_code):
         raise NotFound("watermark:system_not_found", systemCode=system_code)
 
@@ -121,19 +151,24 @@ def _by_id(setting_id: int) -> WatermarkSetting:
 
 def save(look: Look, setting_id: int | None) -> dict[str, Any]:
     """Create or update a setting (by id, else by function and system); answers it with a preview."""
-    su = current_context().require_user()
+    su = current_user()
     check_template(look.fw_type, look.fw_content)
     _check_system(look.system_code)
     db = session()
-    same_place = db.execute(select(WatermarkSetting).where(
-        WatermarkSetting.function_code == look.function_code,
-        WatermarkSetting.system_code == look.system_code,
-    )).scalar()
+    same_place = db.execute(
+        select(WatermarkSetting).where(
+            WatermarkSetting.function_code == look.function_code,
+            WatermarkSetting.system_code == look.system_code,
+        )
+    ).scalar()
     if setting_id is not None:
         row = _by_id(setting_id)
         if same_place is not None and same_place.id != row.id:
-            raise BadRequest("watermark:duplicate", functionCode=look.function_code or "*",
-                             systemCode=look.system_code or "*")
+            raise BadRequest(
+                "watermark:duplicate",
+                functionCode=look.function_code or "*",
+                systemCode=look.system_code or "*",
+            )
     else:
         row = same_place or WatermarkSetting()
         if same_place is None:
@@ -154,6 +189,6 @@ def delete(setting_id: int) -> None:
 
 def preview(fw_type: str, fw_content: str) -> str:
     """The text a template gives for the signed-in user (the editor's live preview)."""
-    su = current_context().require_user()
+    su = current_user()
     check_template(fw_type, fw_content)
     return resolve(fw_type, fw_content, su.user_id, su.tenant_id)

@@ -38,9 +38,10 @@ from SpiffWorkflow.bpmn.serializer.workflow import BpmnWorkflowSerializer
 from sqlalchemy import insert, select, text
 from starlette.testclient import TestClient
 
-from atrium.kernel import admin
+from atrium.kernel import accounts
 from atrium.kernel.config import Settings
-from atrium.plugins.process import engine, service
+from atrium.plugins.process import service
+from atrium.plugins.process.engine import spiff as engine
 from atrium.plugins.process.models import (
     OPEN,
     USER,
@@ -253,8 +254,8 @@ def bench_tenant(kernel: Any) -> tuple[int, SessionUser]:
     tenant = 9_000_000 + secrets.randbelow(1_000_000)
     account = f"bench{secrets.token_hex(4)}"
     with unscoped(), kernel.db():
-        admin.create_tenant(tenant, f"Bench {tenant}")
-        uid = admin.create_user(account, "Passw0rd1", "Bench", tenant, supervisor=True).id
+        accounts.create_tenant(tenant, f"Bench {tenant}")
+        uid = accounts.create_user(account, "Passw0rd1", "Bench", tenant, supervisor=True).id
     return tenant, SessionUser(uid, account, "Bench", tenant, "iotAutho", False, True)
 
 

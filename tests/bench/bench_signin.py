@@ -73,7 +73,7 @@ def ok(answer: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.kernel.identity.passwords import hash_password, verify_password
     from atrium.sdk.context import unscoped
 
@@ -106,7 +106,7 @@ def main() -> None:
     phones = [f"137{i:08d}" for i in range(ROUNDS)]
     with unscoped(), kernel.db():
         for phone in phones:
-            admin.create_user(f"sms{phone}", "Passw0rd1", "Sms Person", 1001, mobile=phone)
+            accounts.create_user(f"sms{phone}", "Passw0rd1", "Sms Person", 1001, mobile=phone)
     codes: dict[str, str] = {}
     for n, phone in enumerate(phones, 1):  # the development outbox keeps the last 100 codes
         ok(client.get(f"/api/base/base-user/pre-captcha?phone={phone}"))

@@ -156,18 +156,18 @@ def actors(atrium_app: Any) -> dict[str, AtriumClient]:
     """Signed-in clients, once per module (signing in costs a password hash each time)."""
     from sqlalchemy import select
 
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.kernel.models import Role
     from atrium.sdk.context import tenant_scope, unscoped
 
     client = AtriumClient(atrium_app.state.http)
     with unscoped(), atrium_app.state.kernel.db() as db:
         author = db.execute(select(Role.id).where(Role.tenant_id == 1001, Role.code == "author")).scalar_one()
-        second = admin.create_user(f"icons-{secrets.token_hex(3)}", "Carol@123", "Second author", 1001)
+        second = accounts.create_user(f"icons-{secrets.token_hex(3)}", "Carol@123", "Second author", 1001)
         second_id, second_account = second.id, second.account
         with tenant_scope(1001):
-            admin.assign_role(atrium_app.state.kernel, second_id, author)
-        boss = admin.create_user(
+            accounts.assign_role(atrium_app.state.kernel, second_id, author)
+        boss = accounts.create_user(
             f"gx-{secrets.token_hex(3)}", "Carol@123", "Globex boss", 1002, supervisor=True
         )
         boss_account = boss.account

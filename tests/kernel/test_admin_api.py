@@ -384,12 +384,12 @@ def test_kernel_plugin_list_for_admins(admin_client):
 
 
 def test_a_supervisor_disables_a_user_in_their_tenant_only(supervisor, client, user_factory, kernel):
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     account, password, uid = user_factory(ACME)
     with unscoped(), kernel.db():
-        admin.add_membership(uid, GLOBEX)
+        accounts.add_membership(uid, GLOBEX)
     in_acme = client.signed_in(account, password)
     assert in_acme.profile["tenantId"] == ACME
     switched = client.signed_in(account, password).ok(

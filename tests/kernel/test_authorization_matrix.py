@@ -152,14 +152,14 @@ class Callers:
         self.clients: dict[str, AtriumClient] = {}
 
     def _user(self, tenant_id: int, **flags: bool) -> str:
-        from atrium.kernel import admin
+        from atrium.kernel import accounts
         from atrium.sdk.context import unscoped
 
         account = f"mx{secrets.token_hex(4)}"
         with unscoped(), self.kernel.db():
-            user = admin.create_user(account, PASSWORD, f"Matrix {account}", tenant_id, **flags)
+            user = accounts.create_user(account, PASSWORD, f"Matrix {account}", tenant_id, **flags)
             if flags.get("super_admin"):
-                admin.add_membership(user.id, 1002, supervisor=True)
+                accounts.add_membership(user.id, 1002, supervisor=True)
         return account
 
     def holder_of(self, code: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from atrium.kernel import admin
+from atrium.kernel import accounts
 from atrium.kernel.models import Tenant
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
@@ -46,7 +46,7 @@ def test_members_are_the_enabled_users_of_that_tenant_only(kernel: Any, user_fac
         found = d.users([uid, other, 10**9])
         assert set(found) == {uid, other} and isinstance(found[uid], Person)
     with kernel.db():
-        admin.set_member_enabled(kernel, uid, ACME, False)
+        accounts.set_member_enabled(kernel, uid, ACME, False)
     with kernel.db():
         assert uid not in {p.user_id for p in d.members(ACME)}
         assert d.members_with_contact(ACME, "sms", mobile) == []
@@ -57,8 +57,8 @@ def test_roles_and_their_members_stay_in_their_tenant(kernel: Any, user_factory:
     _a, _p, uid = user_factory(ACME)
     code = f"r{secrets.token_hex(3)}"
     with kernel.db(), tenant_scope(ACME):
-        role = admin.create_role(code, "Auditors")
-        admin.assign_role(kernel, uid, role.id)
+        role = accounts.create_role(code, "Auditors")
+        accounts.assign_role(kernel, uid, role.id)
         role_id = role.id
     with kernel.db():
         assert d.roles(ACME, [role_id]) == {role_id: "Auditors"}

@@ -131,10 +131,37 @@ def test_keyword_search(user_client, make_client):
     assert long == {"code": 400, "msg": "keyword: at most 64 characters", "data": None}
 
 
-def test_keyword_search_sees_only_granted_menus(client, tenant_factory, user_factory):
+def test_keyword_search_sees_only_granted_menus(admin_client, client, tenant_factory, user_factory, menu_ids):
     tid = tenant_factory()
-    account, password, _uid = user_factory(tid)
-    assert client.signed_in(account, password).ok("GET", f"{KEYWORD}?keyword=leave") == []
+    account, password, uid = user_factory(tid)
+    user = client.signed_in(account, password)
+
+    def search(keyword: str) -> list[str]:
+        return [m["menuCode"] for m in user.ok("GET", f"{KEYWORD}?keyword={keyword}&systemCode=iotAutho")]
+
+    assert search("leave") == []  # no role yet: nothing to find
+    role = admin_client.ok(
+        "POST", "/api/base/admin/roles", json={"roleCode": "clerk", "roleName": "Clerk", "tenantId": tid}
+    )
+    admin_client.ok(
+        "POST",
+        "/api/base/admin/roles/menus",
+        json={"roleId": role["roleId"], "menuIds": [menu_ids["leave-request"]], "tenantId": tid},
+    )
+    admin_client.ok(
+        "POST", "/api/base/admin/users/roles", json={"userId": uid, "roleId": role["roleId"], "tenantId": tid}
+    )
+    # the grant is found at once, by any case of its name; the menus not granted stay out of reach
+    assert search("leave") == ["leave-request"]
+    assert search("REQUEST") == ["leave-request"]
+    assert search("portal") == []
+    admin_client.ok(
+        "POST",
+        "/api/base/admin/roles/menus",
+        json={"roleId": role["roleId"], "menuIds": [menu_ids["portal-home"]], "tenantId": tid},
+    )
+    assert search("portal") == ["portal-home"]
+    assert search("leave") == []
 
 
 def test_find_resource(admin_client, user_client, menu_ids):

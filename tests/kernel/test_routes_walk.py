@@ -81,11 +81,11 @@ def acme_secrets(kernel: Any, client: AtriumClient) -> list[str]:
         "/api/portal/base-exception/save",
         json={"ibeOutside": "bug", "ibeExceptionDesc": "ACME-CONFIDENTIAL-NOTE"},
     )
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
 
     with tenant_scope(1001), kernel.db():
         try:
-            admin.create_role("acme-secret-role", "ACME-SECRET-ROLE")
+            accounts.create_role("acme-secret-role", "ACME-SECRET-ROLE")
         except Exception:
             pass
     return ["acme-secret-page", "ACME-CONFIDENTIAL-NOTE", "ACME-SECRET-ROLE", "acme.localhost"]

@@ -178,12 +178,12 @@ def test_tenant_defined_unknown_system(client, make_client):
 
 
 def test_switching_to_a_tenant_without_the_current_system_lands_in_the_default_system(person, kernel):
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     p = person()
     with unscoped(), kernel.db():
-        admin.add_membership(p.user_id, GLOBEX)
+        accounts.add_membership(p.user_id, GLOBEX)
     data = p.client.ok("POST", f"{CHANGE}?tenantId={GLOBEX}&systemCode=legacyErp")
     me = p.client.ok("GET", "/api/base/base-user/get-login-user")
     assert me["tenantId"] == GLOBEX and me["systemCode"] == "iotAutho"

@@ -177,12 +177,12 @@ def test_password_change_revokes_every_session(person):
 
 
 def test_tenant_switch_issues_new_tokens_and_revokes_the_old(client, user_factory, kernel):
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     account, password, uid = user_factory(ACME)
     with unscoped(), kernel.db():
-        admin.add_membership(uid, GLOBEX)
+        accounts.add_membership(uid, GLOBEX)
     c = client.signed_in(account, password)
     old_access, old_refresh = c.headers["authorization"], c.headers["refreshAuthorization"]
     data = c.ok("POST", f"/api/base/base-user/change-tenant?tenantId={GLOBEX}&systemCode=iotAutho")

@@ -46,8 +46,11 @@ def test_read_status_and_system_filters(admin_client, member):
     send_ok(admin_client, toUsers=[u.user_id], content="<p>assets</p>", systemCode="assetMgmt")
     del a
     first = inbox(u, system_codes=["iotAutho"])["list"][0]
-    u.ok("POST", f"{INBOX}/read", json={"params": {"systemCodes": ["iotAutho"],
-                                                    "msgInstanceIds": [first["msgInstanceId"]]}})
+    u.ok(
+        "POST",
+        f"{INBOX}/read",
+        json={"params": {"systemCodes": ["iotAutho"], "msgInstanceIds": [first["msgInstanceId"]]}},
+    )
     assert [m["messageContent"] for m in inbox(u, read_status=1)["list"]] == ["<p>portal</p>"]
     assert [m["messageContent"] for m in inbox(u, read_status=0)["list"]] == ["<p>assets</p>"]
     assert inbox(u)["total"] == 2
@@ -124,12 +127,12 @@ def test_another_users_or_tenants_ids_answer_like_unknown_ids(admin_client, memb
 
 def test_letters_of_another_tenant_stay_there(client, admin_client, user_factory):
     account, password, uid = user_factory(1001)
-    from atrium.kernel import admin as kadmin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     kernel = client.http.app.state.kernel
     with unscoped(), kernel.db():
-        kadmin.add_membership(uid, 1002)
+        accounts.add_membership(uid, 1002)
     acme = client.signed_in(account, password)
     send_ok(admin_client, toUsers=[uid], content="<p>for acme</p>")
     globex_token = acme.ok("POST", "/api/base/base-user/change-tenant?tenantId=1002&systemCode=iotAutho")
@@ -161,8 +164,11 @@ def test_bad_input_is_refused_with_a_message(member):
 def test_body_wrapped_as_params_is_accepted(admin_client, member):
     u = member()
     send_ok(admin_client, toUsers=[u.user_id])
-    wrapped = u.ok("POST", f"{INBOX}/message-find",
-                   json={"params": {"pageIndex": 1, "pageRows": 10, "params": {"readStatus": 0}}})
+    wrapped = u.ok(
+        "POST",
+        f"{INBOX}/message-find",
+        json={"params": {"pageIndex": 1, "pageRows": 10, "params": {"readStatus": 0}}},
+    )
     assert wrapped["total"] == 1
     assert u.ok("POST", f"{INBOX}/unread-message-total", json={"params": {"systemCodes": "iotAutho"}}) == 1
 
@@ -179,8 +185,9 @@ def test_unread_badge_through_find_menu_num(admin_client, member):
     send_ok(admin_client, toUsers=[u.user_id])
     send_ok(admin_client, toUsers=[u.user_id])
     send_ok(admin_client, toUsers=[u.user_id], systemCode="assetMgmt")
-    nums = u.ok("POST", "/api/base/message-subscript/find-menu-num",
-                json={"keys": ["unreadMessages", "other"]})
+    nums = u.ok(
+        "POST", "/api/base/message-subscript/find-menu-num", json={"keys": ["unreadMessages", "other"]}
+    )
     assert nums == {"unreadMessages": 2, "other": 0}
 
 

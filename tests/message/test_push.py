@@ -48,12 +48,12 @@ def test_only_recipients_are_told(admin_client, member):
 
 
 def test_a_tenant_switch_keeps_pushes_in_their_tenant(kernel, client, admin_client, user_factory):
-    from atrium.kernel import admin as kadmin
+    from atrium.kernel import accounts
     from atrium.sdk.context import unscoped
 
     account, password, uid = user_factory(1001)
     with unscoped(), kernel.db():
-        kadmin.add_membership(uid, GLOBEX)
+        accounts.add_membership(uid, GLOBEX)
     in_globex = client.signed_in(account, password)
     in_globex.ok("POST", f"/api/base/base-user/change-tenant?tenantId={GLOBEX}&systemCode=iotAutho")
     globex_admin = client.signed_in("admin")
@@ -69,21 +69,28 @@ def test_subscribing_to_another_users_key_is_closed_with_a_reason(member, user_c
     u = member()
     alice_id = user_client.profile["userId"]
     with _ws(u) as ws:
-        ws.send_json({"type": "subscribe", "subKey": "systemNotify", "userId": alice_id,
-                      "systemCode": "iotAutho"})
+        ws.send_json(
+            {"type": "subscribe", "subKey": "systemNotify", "userId": alice_id, "systemCode": "iotAutho"}
+        )
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(ws)
     assert closed.value.code == 4403 and closed.value.reason == "subscription not allowed"
 
 
-@pytest.mark.parametrize(("raw", "code", "reason"), [
-    ("this is not json", 4400, "malformed message"),
-    ('["subscribe"]', 4400, "malformed message"),
-    ('{"type": "hack"}', 4400, "unknown message type"),
-    ('{"type": "subscribe", "subKey": "system Notify!", "systemCode": "iotAutho"}', 4403,
-     "subscription not allowed"),
-    ('{"type": "ping", "pad": "' + "x" * (64 * 1024) + '"}', 1009, "message too large"),
-])
+@pytest.mark.parametrize(
+    ("raw", "code", "reason"),
+    [
+        ("this is not json", 4400, "malformed message"),
+        ('["subscribe"]', 4400, "malformed message"),
+        ('{"type": "hack"}', 4400, "unknown message type"),
+        (
+            '{"type": "subscribe", "subKey": "system Notify!", "systemCode": "iotAutho"}',
+            4403,
+            "subscription not allowed",
+        ),
+        ('{"type": "ping", "pad": "' + "x" * (64 * 1024) + '"}', 1009, "message too large"),
+    ],
+)
 def test_garbage_is_closed(member, raw, code, reason):
     u = member()
     with _ws(u) as ws:

@@ -14,13 +14,13 @@ LETTERS = "/api/message/admin/letters"
 def _role_with(kernel: Any, tenant_id: int, user_ids: list[int]) -> int:
     import secrets
 
-    from atrium.kernel import admin
+    from atrium.kernel import accounts
     from atrium.sdk.context import tenant_scope
 
     with tenant_scope(tenant_id), kernel.db():
-        role = admin.create_role(f"r{secrets.token_hex(3)}", "Reviewers")
+        role = accounts.create_role(f"r{secrets.token_hex(3)}", "Reviewers")
         for uid in user_ids:
-            admin.assign_role(kernel, uid, role.id)
+            accounts.assign_role(kernel, uid, role.id)
         return int(role.id)
 
 
@@ -32,8 +32,9 @@ def _letters_total(admin: Any) -> int:
 def test_to_users_and_roles(kernel, admin_client, member):
     a, b, c, outsider = member(), member(), member(), member()
     role = _role_with(kernel, ACME, [b.user_id, c.user_id])
-    sent = send_ok(admin_client, toUsers=[a.user_id, b.user_id], toRoles=[role],
-                   content="<p>Audit next week</p>")
+    sent = send_ok(
+        admin_client, toUsers=[a.user_id, b.user_id], toRoles=[role], content="<p>Audit next week</p>"
+    )
     assert sent["recipients"] == 3 and sent["systemCode"] == "iotAutho"
     for u in (a, b, c):
         assert [m["messageContent"] for m in inbox(u)["list"]] == ["<p>Audit next week</p>"]
@@ -63,8 +64,11 @@ def test_only_holders_of_the_send_button_send(user_client, client, member):
     """alice (a viewer) lacks `message:send`: refused; carol's author role holds it: she sends, reads the
     letters sent and the audience, as administrators do."""
     target = member()
-    calls = (("POST", "/api/message/admin/send", {"content": "x", "toUsers": [target.user_id]}),
-             ("POST", LETTERS, {}), ("GET", "/api/message/admin/audience", None))
+    calls = (
+        ("POST", "/api/message/admin/send", {"content": "x", "toUsers": [target.user_id]}),
+        ("POST", LETTERS, {}),
+        ("GET", "/api/message/admin/audience", None),
+    )
     for method, path, body in calls:
         env = user_client.post(path, json=body) if method == "POST" else user_client.get(path)
         assert env["code"] == 403, (path, env)
@@ -81,15 +85,21 @@ def test_only_holders_of_the_send_button_send(user_client, client, member):
 
 def test_content_is_sanitised_before_it_is_stored(admin_client, member):
     u = member()
-    send_ok(admin_client, toUsers=[u.user_id], content=(
-        '<p style="color: red; position: fixed">Hi <unknown>there</unknown></p>'
-        '<a href="https://example.com/x" target="_blank">link</a>'
-        '<img src="https://example.com/a.png" alt="a">'
-    ))
+    send_ok(
+        admin_client,
+        toUsers=[u.user_id],
+        content=(
+            '<p style="color: red; position: fixed">Hi <unknown>there</unknown></p>'
+            '<a href="https://example.com/x" target="_blank">link</a>'
+            '<img src="https://example.com/a.png" alt="a">'
+        ),
+    )
     stored = inbox(u)["list"][0]["messageContent"]
-    assert stored == ('<p style="color:red">Hi there</p>'
-                      '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer">link</a>'
-                      '<img src="https://example.com/a.png" alt="a">')
+    assert stored == (
+        '<p style="color:red">Hi there</p>'
+        '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer">link</a>'
+        '<img src="https://example.com/a.png" alt="a">'
+    )
 
 
 SCRIPTS = [
@@ -212,8 +222,14 @@ def test_other_plugins_send_through_the_service_and_the_event(make_atrium_app):
     with tenant_scope(ACME), kernel.db():
         sent = send_message(to_users=[uid], content="<p>From the reports plugin</p>")
     assert sent.recipients == 1
-    kernel.emit("send_message", tenant_id=ACME, user_id=None, to_users=[uid], content="<p>By event</p>",
-                system_code="iotAutho")
+    kernel.emit(
+        "send_message",
+        tenant_id=ACME,
+        user_id=None,
+        to_users=[uid],
+        content="<p>By event</p>",
+        system_code="iotAutho",
+    )
     texts = [m["messageContent"] for m in inbox(alice)["list"][:2]]
     assert texts == ["<p>By event</p>", "<p>From the reports plugin</p>"]
     assert unread_total(alice, ["iotAutho"]) == before + 2
