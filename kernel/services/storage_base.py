@@ -1,13 +1,16 @@
-"""What every object store shares: the key rules, server-generated names, and the operations built on
-the backend's own (``save``/``open`` on ``put``/``get``, ``size``/``exists`` on ``stat``)."""
+"""What every object store shares: the key rules, server-generated names, the operations built on the
+backend's own (``save``/``open`` on ``put``/``get``, ``size``/``exists`` on ``stat``), and writers that
+take an object piece by piece as it arrives (``writer``)."""
 
 from __future__ import annotations
 
 import builtins
 import re
 import secrets
+import tempfile
 from collections.abc import Iterator
-from typing import BinaryIO
+from types import TracebackType
+from typing import BinaryIO, Self, cast
 
 from atrium.sdk.errors import NotFound
 from atrium.sdk.services import StoredObject
@@ -21,7 +24,17 @@ SUFFIX = re.compile(r"^[a-z0-9]{1,8}$")
 CHUNK = 1 << 20
 MB = 1024 * 1024
 
-__all__ = ["CHUNK", "KEY", "NAME", "ObjectStorage", "StoredObject", "checked_key", "new_name"]
+__all__ = [
+    "CHUNK",
+    "KEY",
+    "NAME",
+    "ObjectStorage",
+    "ObjectWriter",
+    "StoredObject",
+    "checked_key",
+    "new_name",
+    "readonly_bytes",
+]
 
 
 def checked_key(key: str) -> str:
@@ -43,6 +56,61 @@ def content_type_of(name: str) -> str:
     import mimetypes
 
     return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+def readonly_bytes(data: bytes | bytearray | memoryview) -> bytes | memoryview:
+    """``data`` when nobody can change it any more (bytes, or a view of bytes), else a copy of it."""
+    if isinstance(data, bytes):
+        return data
+    view = memoryview(data)
+    return view if view.readonly else view.tobytes()
+
+
+class ObjectWriter:
+    """An object written piece by piece as its bytes arrive: ``write`` each piece, then ``commit`` (the
+    object becomes visible and the answer tells its size and checksums) or ``abort`` (nothing is left).
+    A ``with`` block left on an exception aborts. A writer is used by one thread at a time; the pieces
+    written must not be changed afterwards (a writer may keep them until they are sent)."""
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        raise NotImplementedError
+
+    def commit(self) -> StoredObject:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc_type is not None:
+            self.abort()
+
+
+class SpooledWriter(ObjectWriter):
+    """For a store without a writer of its own: the pieces go to a temporary file (in memory while
+    small), handed to the store's ``put`` on commit."""
+
+    def __init__(self, store: ObjectStorage, tenant_id: int, key: str, content_type: str) -> None:
+        self.store, self.tenant_id, self.key, self.content_type = store, tenant_id, key, content_type
+        self._spool = tempfile.SpooledTemporaryFile(max_size=CHUNK, prefix="put-")  # noqa: SIM115 - closed by commit or abort
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._spool.write(data)
+
+    def commit(self) -> StoredObject:
+        try:
+            self._spool.seek(0)
+            return self.store.put(self.tenant_id, self.key, cast(BinaryIO, self._spool), self.content_type)
+        finally:
+            self._spool.close()
+
+    def abort(self) -> None:
+        self._spool.close()
 
 
 class ObjectStorage:
@@ -67,6 +135,14 @@ class ObjectStorage:
 
     def list(self, tenant_id: int, prefix: str = "") -> Iterator[StoredObject]:
         raise NotImplementedError
+
+    def writer(
+        self, tenant_id: int, key: str, content_type: str = "application/octet-stream"
+    ) -> ObjectWriter:
+        """A writer of the object ``key``, for bytes that arrive piece by piece (an upload's body); a
+        key outside the rules raises NotFound here, before any byte is taken."""
+        checked_key(key)
+        return SpooledWriter(self, tenant_id, key, content_type)
 
     def read_range(self, tenant_id: int, key: str, offset: int, length: int) -> bytes:
         """Up to ``length`` bytes from ``offset`` (fewer at the end of the object)."""

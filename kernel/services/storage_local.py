@@ -1,8 +1,8 @@
 """Objects on local disk: one folder per tenant under the storage root (``var/files`` by default).
 
-A write goes to a temporary file under ``<root>/.partial`` and is renamed into place once complete, so a
-reader never sees half an object. This store serves one node only: several nodes share objects through an
-S3-compatible bucket (``ATRIUM_STORAGE_URL``).
+A write (``put``, or a ``writer`` fed piece by piece) goes to a temporary file under ``<root>/.partial``
+and is renamed into place once complete, so a reader never sees half an object. This store serves one
+node only: several nodes share objects through an S3-compatible bucket (``ATRIUM_STORAGE_URL``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import structlog
 from atrium.sdk.errors import NotFound, StorageUnavailable
 from atrium.sdk.services import StoredObject
 
-from .storage_base import CHUNK, ObjectStorage, checked_key
+from .storage_base import CHUNK, ObjectStorage, ObjectWriter, checked_key
 
 log = structlog.get_logger("atrium.storage")
 PARTIAL = ".partial"
@@ -50,6 +50,57 @@ class _Window(io.RawIOBase):
         super().close()
 
 
+def _unwritable(exc: BaseException) -> None:
+    """A disk that refuses a write (full, read-only, gone) makes the store unavailable, as S3's would."""
+    if isinstance(exc, OSError):
+        log.warning("local storage cannot be written", error=str(exc))
+        raise StorageUnavailable() from exc
+
+
+class _LocalWriter(ObjectWriter):
+    """Writes to a temporary file; the object appears (renamed into place) only on commit."""
+
+    def __init__(self, key: str, target: Path, tmp: Path, out: BinaryIO) -> None:
+        self.key, self.target, self.tmp, self.out = key, target, tmp, out
+        self._digest = hashlib.sha256()
+        self._md5 = hashlib.md5(usedforsecurity=False)
+        self._size = 0
+        self._finished = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self._finished:
+            raise ValueError("this object was already committed or aborted")
+        try:
+            self.out.write(data)
+        except BaseException as exc:
+            self.abort()
+            _unwritable(exc)
+            raise
+        self._digest.update(data)
+        self._md5.update(data)
+        self._size += len(data)
+
+    def commit(self) -> StoredObject:
+        if self._finished:
+            raise ValueError("this object was already committed or aborted")
+        try:
+            self.out.close()
+            os.replace(self.tmp, self.target)
+        except BaseException as exc:  # an interrupted task too: nothing half-written is left behind
+            self.abort()
+            _unwritable(exc)
+            raise
+        self._finished = True
+        return StoredObject(self.key, self._size, self._md5.hexdigest(), self._digest.hexdigest())
+
+    def abort(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        self.out.close()
+        self.tmp.unlink(missing_ok=True)
+
+
 class LocalStorage(ObjectStorage):
     """The default store: files under ``root/<tenant>/<key>``."""
 
@@ -64,6 +115,15 @@ class LocalStorage(ObjectStorage):
     def put(
         self, tenant_id: int, key: str, stream: BinaryIO, content_type: str = "application/octet-stream"
     ) -> StoredObject:
+        with self.writer(tenant_id, key, content_type) as w:
+            while chunk := stream.read(CHUNK):
+                w.write(chunk)
+            return w.commit()
+
+    def writer(
+        self, tenant_id: int, key: str, content_type: str = "application/octet-stream"
+    ) -> ObjectWriter:
+        """A writer to a temporary file under ``.partial``, renamed into place on commit."""
         target = self._file(tenant_id, key)
         partial = self.root / PARTIAL
         try:
@@ -73,22 +133,7 @@ class LocalStorage(ObjectStorage):
         except OSError as exc:
             log.warning("local storage cannot be written", root=str(self.root), error=str(exc))
             raise StorageUnavailable() from exc
-        tmp = Path(tmp_name)
-        digest = hashlib.sha256()
-        md5 = hashlib.md5(usedforsecurity=False)
-        size = 0
-        try:
-            with os.fdopen(fd, "wb") as out:
-                while chunk := stream.read(CHUNK):
-                    out.write(chunk)
-                    digest.update(chunk)
-                    md5.update(chunk)
-                    size += len(chunk)
-            os.replace(tmp, target)
-        except BaseException:  # an interrupted task too: nothing half-written is left behind
-            tmp.unlink(missing_ok=True)
-            raise
-        return StoredObject(key, size, md5.hexdigest(), digest.hexdigest())
+        return _LocalWriter(key, target, Path(tmp_name), os.fdopen(fd, "wb"))
 
     def get(self, tenant_id: int, key: str, offset: int = 0, length: int | None = None) -> BinaryIO:
         if offset < 0 or (length is not None and length < 0):

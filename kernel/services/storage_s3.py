@@ -4,17 +4,29 @@ Configured by ``ATRIUM_STORAGE_URL=s3://BUCKET[/PREFIX]?endpoint=http://HOST:POR
 credentials boto3 finds (``AWS_ACCESS_KEY_ID`` / ``AWS_SECRET_ACCESS_KEY``, a profile, an instance role).
 
 A body of up to one part is sent in a single request; a longer one as a multipart upload of equal parts,
-completed only once every part is in, and aborted when the stream fails, so a partial object never shows.
+sent while the rest is still being read or written (``writer``), completed only once every part is in,
+and aborted when the stream fails, so a partial object never shows. The ETag of a written object is the
+one the store answered with (for a multipart upload, not a digest of the bytes: the SHA-256 is).
+
+Each part of a multipart upload carries its CRC32, computed here and sent as a plain header, as S3's own
+client does by default: the store checks every part and combines the part checksums at completion instead
+of reading the whole object again (an emulated store such as moto's otherwise copies the object twice
+more to checksum it). botocore's automatic checksums stay off (``when_required``): over https they travel
+in aws-chunked trailers, which older S3-compatible servers refuse, whereas they ignore x-amz headers they
+do not know.
 Connection failures, throttling and refused credentials raise ``StorageUnavailable`` (503), never a bare
 500; a missing key raises ``NotFound``.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import threading
 import urllib.parse
+import zlib
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -28,7 +40,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from atrium.sdk.errors import NotFound, StorageUnavailable
 from atrium.sdk.services import StoredObject
 
-from .storage_base import CHUNK, MB, ObjectStorage, checked_key
+from .storage_base import CHUNK, MB, ObjectStorage, ObjectWriter, checked_key, readonly_bytes
 
 log = structlog.get_logger("atrium.storage")
 #: S3 refuses parts under 5 MiB (except the last)
@@ -104,17 +116,190 @@ class _Body(io.RawIOBase):
             super().close()
 
 
-def _read_part(stream: BinaryIO, size: int) -> bytes:
-    """Exactly ``size`` bytes unless the stream ends first (streams may answer short reads)."""
-    chunks = []
-    left = size
-    while left > 0:
-        chunk = stream.read(min(left, CHUNK))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+class _PartBuffer:
+    """Bytes written but not sent yet, kept as the pieces written (no copy) until a part is cut."""
+
+    def __init__(self) -> None:
+        self._pieces: deque[bytes | memoryview] = deque()
+        self.size = 0
+
+    def add(self, data: bytes | memoryview) -> None:
+        if len(data):
+            self._pieces.append(data)
+            self.size += len(data)
+
+    def take(self, size: int) -> bytes:
+        """The first ``size`` bytes (all of them when fewer are held), as one piece."""
+        if not self._pieces:
+            return b""
+        first = self._pieces[0]
+        if len(first) == size and isinstance(first, bytes):  # a piece of exactly one part: no copy
+            self._pieces.popleft()
+            self.size -= size
+            return first
+        taken: list[bytes | memoryview] = []
+        left = size
+        while left > 0 and self._pieces:
+            piece = self._pieces.popleft()
+            if len(piece) > left:
+                view = memoryview(piece)
+                self._pieces.appendleft(view[left:])
+                piece = view[:left]
+            taken.append(piece)
+            left -= len(piece)
+        self.size -= size - left
+        return b"".join(taken)
+
+    def clear(self) -> None:
+        self._pieces.clear()
+        self.size = 0
+
+
+class _S3Writer(ObjectWriter):
+    """An object sent as it is written: up to one part in a single request on commit; beyond that a
+    multipart upload whose parts go out (``PARTS_IN_FLIGHT`` at once) while more is written, completed on
+    commit and aborted on any failure, so a partial object never shows.
+
+    ``write`` waits while that many parts are being sent (the caller's source is held back rather than
+    memory filled), and raises as soon as a part was refused."""
+
+    def __init__(self, store: S3Storage, key: str, full_key: str, content_type: str, sha256: str | None):
+        self.store, self.key, self.full_key, self.content_type = store, key, full_key, content_type
+        self.sha256 = sha256
+        self._buffer = _PartBuffer()
+        self._digest = hashlib.sha256()
+        self._size = 0
+        self._upload_id: str | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._sent: list[Future[Any]] = []
+        self._finished = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self._finished:
+            raise ValueError("this object was already committed or aborted")
+        self._buffer.add(readonly_bytes(data))
+        try:
+            while self._buffer.size > self.store.part_size:  # the last part may be the only short one
+                self._send(self._buffer.take(self.store.part_size))
+        except BaseException:
+            self.abort()
+            raise
+
+    def commit(self) -> StoredObject:
+        if self._finished:
+            raise ValueError("this object was already committed or aborted")
+        try:
+            stored = self._put_whole() if self._upload_id is None else self._complete()
+        except BaseException:
+            self.abort()
+            raise
+        self._finished = True
+        return stored
+
+    def abort(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        self._buffer.clear()
+        for f in self._sent:
+            f.cancel()
+        self._close_pool()  # the parts being sent finish first, so the abort leaves none behind
+        if self._upload_id is not None:
+            self.store._abort(self.full_key, self._upload_id)
+
+    # -- one request ------------------------------------------------------------------------------------
+
+    def _put_whole(self) -> StoredObject:
+        body = self._buffer.take(self._buffer.size)
+        digest = hashlib.sha256(body).hexdigest()
+        self._check(digest)
+        answer = self.store._call(
+            "put_object",
+            Key=self.full_key,
+            Body=body,
+            ContentType=self.content_type,
+            Metadata={"sha256": digest},
+        )
+        return StoredObject(self.key, len(body), _etag(answer), digest)
+
+    # -- a multipart upload -----------------------------------------------------------------------------
+
+    def _send(self, body: bytes) -> None:
+        self._digest.update(body)
+        self._size += len(body)
+        pool = self._pool or self._start()
+        self._wait_for_room()
+        self._sent.append(pool.submit(self._upload_part, len(self._sent) + 1, body))
+
+    def _upload_part(self, number: int, body: bytes) -> dict[str, Any]:
+        """Send one part (in a pool thread); answers its entry of the completion request."""
+        crc = crc32_header(body)
+        answer = self.store._call(
+            "upload_part",
+            Key=self.full_key,
+            UploadId=self._upload_id,
+            PartNumber=number,
+            Body=body,
+            ChecksumCRC32=crc,
+        )
+        return {"PartNumber": number, "ETag": answer["ETag"], "ChecksumCRC32": crc}
+
+    def _start(self) -> ThreadPoolExecutor:
+        metadata = {"sha256": self.sha256} if self.sha256 else {}
+        upload = self.store._call(
+            "create_multipart_upload",
+            Key=self.full_key,
+            ContentType=self.content_type,
+            Metadata=metadata,
+            ChecksumAlgorithm="CRC32",
+        )
+        self._upload_id = str(upload["UploadId"])
+        self._pool = ThreadPoolExecutor(PARTS_IN_FLIGHT, thread_name_prefix="s3-part")
+        return self._pool
+
+    def _wait_for_room(self) -> None:
+        """Until fewer than ``PARTS_IN_FLIGHT`` parts are on their way (at most that many held in memory);
+        a part the store refused raises here."""
+        in_flight = [f for f in self._sent if not f.done()]
+        if len(in_flight) >= PARTS_IN_FLIGHT:
+            wait(in_flight, return_when=FIRST_COMPLETED)
+        for f in self._sent:
+            if f.done() and f.exception() is not None:
+                f.result()
+
+    def _complete(self) -> StoredObject:
+        if self._buffer.size:
+            self._send(self._buffer.take(self._buffer.size))
+        parts = [f.result() for f in self._sent]
+        self._close_pool()
+        digest = self._digest.hexdigest()
+        self._check(digest)
+        answer = self.store._call(
+            "complete_multipart_upload",
+            Key=self.full_key,
+            UploadId=self._upload_id,
+            MultipartUpload={"Parts": parts},
+        )
+        return StoredObject(self.key, self._size, _etag(answer), digest)
+
+    def _check(self, digest: str) -> None:
+        if self.sha256 and self.sha256 != digest:
+            raise ValueError("the stream does not match the checksum given for it")
+
+    def _close_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+def crc32_header(body: bytes) -> str:
+    """A part's CRC32 as the ``x-amz-checksum-crc32`` header carries it (base64 of the big-endian value)."""
+    return base64.b64encode(zlib.crc32(body).to_bytes(4, "big")).decode()
+
+
+def _etag(answer: Any) -> str:
+    """The ETag a store answered a write with (S3 sends it quoted)."""
+    return str(answer.get("ETag", "")).strip('"')
 
 
 class S3Storage(ObjectStorage):
@@ -193,76 +378,21 @@ class S3Storage(ObjectStorage):
     ) -> StoredObject:
         """Store a stream; ``sha256`` (hex, when the caller already knows it) is kept in the object's
         metadata even for a multipart upload, whose ETag is not a digest of the bytes."""
-        full_key = self._key(tenant_id, key)
-        first = _read_part(stream, self.part_size)
-        second = _read_part(stream, self.part_size) if len(first) == self.part_size else b""
-        if not second:
-            digest = hashlib.sha256(first).hexdigest()
-            if sha256 and sha256 != digest:
-                raise ValueError("the stream does not match the checksum given for it")
-            self._call(
-                "put_object",
-                Key=full_key,
-                Body=first,
-                ContentType=content_type,
-                Metadata={"sha256": digest},
-            )
-            md5 = hashlib.md5(first, usedforsecurity=False).digest()
-            return StoredObject(key, len(first), expected_etag([md5]), digest)
-        return self._put_parts(key, full_key, stream, [first, second], content_type, sha256)
+        with self.writer(tenant_id, key, content_type, sha256=sha256) as w:
+            while chunk := stream.read(CHUNK):
+                w.write(chunk)
+            return w.commit()
 
-    def _put_parts(
+    def writer(
         self,
+        tenant_id: int,
         key: str,
-        full_key: str,
-        stream: BinaryIO,
-        pending: list[bytes],
-        content_type: str,
-        sha256: str | None,
-    ) -> StoredObject:
-        metadata = {"sha256": sha256} if sha256 else {}
-        upload = self._call(
-            "create_multipart_upload", Key=full_key, ContentType=content_type, Metadata=metadata
-        )
-        upload_id = upload["UploadId"]
-        digest = hashlib.sha256()
-        md5s: list[bytes] = []
-        sent: list[Future[Any]] = []
-        size = 0
-        try:
-            with ThreadPoolExecutor(PARTS_IN_FLIGHT, thread_name_prefix="s3-part") as pool:
-                while body := pending.pop(0) if pending else _read_part(stream, self.part_size):
-                    digest.update(body)
-                    md5s.append(hashlib.md5(body, usedforsecurity=False).digest())
-                    size += len(body)
-                    in_flight = [f for f in sent if not f.done()]
-                    if len(in_flight) >= PARTS_IN_FLIGHT:  # at most this many parts held in memory
-                        wait(in_flight, return_when=FIRST_COMPLETED)
-                    sent.append(
-                        pool.submit(
-                            self._call,
-                            "upload_part",
-                            Key=full_key,
-                            UploadId=upload_id,
-                            PartNumber=len(sent) + 1,
-                            Body=body,
-                        )
-                    )
-                parts = [{"PartNumber": n, "ETag": f.result()["ETag"]} for n, f in enumerate(sent, 1)]
-            if sha256 and sha256 != digest.hexdigest():
-                raise ValueError("the stream does not match the checksum given for it")
-            self._call(
-                "complete_multipart_upload",
-                Key=full_key,
-                UploadId=upload_id,
-                MultipartUpload={"Parts": parts},
-            )
-        except BaseException:  # the stream failed, the task was interrupted, the store refused a part
-            for f in sent:
-                f.cancel()
-            self._abort(full_key, upload_id)
-            raise
-        return StoredObject(key, size, expected_etag(md5s), digest.hexdigest())
+        content_type: str = "application/octet-stream",
+        *,
+        sha256: str | None = None,
+    ) -> ObjectWriter:
+        """A writer that sends the object's parts while more of it is written (see ``_S3Writer``)."""
+        return _S3Writer(self, key, self._key(tenant_id, key), content_type, sha256)
 
     def _abort(self, full_key: str, upload_id: str) -> None:
         try:

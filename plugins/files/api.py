@@ -6,6 +6,7 @@ import re
 import urllib.parse
 from typing import Any
 
+import anyio
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -16,9 +17,10 @@ from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
-from . import icons, service
+from . import icons, service, storage, streaming
+from .models import Attachment
 from .multipart import read_multipart
-from .policies import policy_for
+from .policies import UploadPolicy, policy_for
 
 router = Router()
 BASE = "/api/file/iot-base-attachment"
@@ -45,6 +47,22 @@ async def upload(request: Request) -> dict[str, Any]:
     if not FUNC_CODE.match(func_code):
         raise BadRequest("files:upload.bad_func_code")
     policy = policy_for(func_code)
+    if policy.is_image:
+        att = await _store_checked(request, policy, func_code)
+    else:
+        att = await _store_streamed(request, policy, func_code)
+    return {
+        "fileId": att.id,
+        "filePath": service.file_path(att),
+        "sourceFileName": att.source_name,
+        "contentType": att.content_type,
+        "size": att.size,
+        "url": service.signed_url(att),
+    }
+
+
+async def _store_checked(request: Request, policy: UploadPolicy, func_code: str) -> Attachment:
+    """A picture or an icon: spooled whole (a few MB at most), checked, re-encoded or sanitised, stored."""
     form = await read_multipart(request, max_file_bytes=policy.max_bytes, too_big=policy.too_big())
     try:
         upload = form.file("file")
@@ -52,17 +70,24 @@ async def upload(request: Request) -> dict[str, Any]:
             raise BadRequest("files:upload.file_required")
         if upload.size == 0:
             raise BadRequest("files:upload.empty")
-        att = await run_in_threadpool(in_session, service.store_upload, upload, policy, func_code)
-        return {
-            "fileId": att.id,
-            "filePath": service.file_path(att),
-            "sourceFileName": att.source_name,
-            "contentType": att.content_type,
-            "size": att.size,
-            "url": service.signed_url(att),
-        }
+        att: Attachment = await run_in_threadpool(in_session, service.store_upload, upload, policy, func_code)
+        return att
     finally:
         form.discard()
+
+
+async def _store_streamed(request: Request, policy: UploadPolicy, func_code: str) -> Attachment:
+    """Any file: streamed into the store while the body arrives, then recorded; an object whose record
+    cannot be written is deleted again."""
+    upload = await streaming.receive_upload(request, policy, current_context().tenant_id)
+    try:
+        record = service.record_upload
+        att: Attachment = await run_in_threadpool(in_session, record, upload, policy, func_code)
+        return att
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await run_in_threadpool(storage.delete, upload.tenant_id, upload.stored.key)
+        raise
 
 
 class IdQuery(BaseModel):

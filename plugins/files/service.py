@@ -28,7 +28,7 @@ from atrium.sdk.context import current_context, tenant_scope
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, Conflict, Forbidden, NotFound
 from atrium.sdk.grants import holds_grant
-from atrium.sdk.services import services
+from atrium.sdk.services import StoredObject, services
 
 from . import storage
 from .images import check_image
@@ -37,6 +37,7 @@ from .multipart import UploadedFile, clean_filename, extension
 from .policies import UploadPolicy
 from .settings import files_settings
 from .storage import valid_name
+from .streaming import StreamedUpload
 from .svg import sanitise_svg
 
 BASE = "/api/file/iot-base-attachment"
@@ -86,11 +87,9 @@ def store_file(
 
     Runs inside a database session (a request's, or ``services().db()`` in a job).
     """
-    ctx = current_context()
-    tid = tenant_id if tenant_id is not None else ctx.tenant_id
+    tid = tenant_id if tenant_id is not None else current_context().tenant_id
     if tid is None:
         raise Forbidden()
-    user = ctx.user
     name = clean_filename(source_name)
     suffix = extension(name)
     if isinstance(src, bytes):
@@ -104,10 +103,35 @@ def store_file(
     finally:
         if isinstance(src, Path):
             stream.close()
+    return add_attachment(
+        tid,
+        stored,
+        name,
+        content_type,
+        func_code=func_code,
+        policy=policy,
+        created_by=created_by,
+        creation_name=creation_name,
+    )
+
+
+def add_attachment(
+    tenant_id: int,
+    stored: StoredObject,
+    source_name: str,
+    content_type: str,
+    *,
+    func_code: str = "",
+    policy: str = "file",
+    created_by: int | None = None,
+    creation_name: str | None = None,
+) -> Attachment:
+    """The record of an object already in the store (``stored``), added to the tenant's attachments."""
+    user = current_context().user
     att = Attachment(
         stored_name=stored.key,
         backend=storage.store().kind,
-        source_name=name,
+        source_name=source_name,
         size=stored.size,
         content_type=content_type if content_type in SAFE_TYPES else "application/octet-stream",
         func_code=func_code[:64],
@@ -115,11 +139,24 @@ def store_file(
         created_by=created_by if created_by is not None else (user.user_id if user else None),
         creation_name=creation_name if creation_name is not None else (user.full_name if user else ""),
     )
-    with tenant_scope(tid):
+    with tenant_scope(tenant_id):
         db = session()
         db.add(att)
         db.flush()
     return att
+
+
+def record_upload(upload: StreamedUpload, policy: UploadPolicy, func_code: str) -> Attachment:
+    """The record of an upload streamed into the store (any-file policies: nothing to check or convert)."""
+    part = upload.part
+    return add_attachment(
+        upload.tenant_id,
+        upload.stored,
+        part.filename,
+        part.content_type,
+        func_code=func_code,
+        policy=policy.name,
+    )
 
 
 def store_upload(upload: UploadedFile, policy: UploadPolicy, func_code: str) -> Attachment:
