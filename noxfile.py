@@ -125,11 +125,11 @@ def typecheck_tree() -> Path:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff and mypy (strict on the kernel and the SDK), then the web's ESLint (`npm run lint:web`) and tsc
-    over the host, the JS SDK and every remote (`npm run typecheck`)."""
+    """ruff and mypy (strict on the kernel, the SDK and the plugins), then the web's ESLint
+    (`npm run lint:web`) and tsc over the host, the JS SDK and every remote (`npm run typecheck`)."""
     session.run("ruff", "check", ".")
     top = typecheck_tree()
-    sources = [str(top / "atrium" / "kernel"), str(top / "atrium" / "sdk")]
+    sources = [str(top / "atrium" / name) for name in ("kernel", "sdk", "plugins")]
     session.run("mypy", *sources, env={"MYPYPATH": str(top)})
     if not (ROOT / "package.json").exists():
         return

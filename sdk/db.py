@@ -58,7 +58,13 @@ def session() -> Session:
 
 
 def declarative_base(name: str) -> Any:
-    """A declarative base with its own MetaData, so each plugin owns its tables and migrations."""
+    """A declarative base with its own MetaData, so each plugin owns its tables and migrations.
+
+    Typed code declares it as a class instead, which strict mypy can check::
+
+        class Base(DeclarativeBase):
+            metadata = new_metadata()
+    """
 
     class Base(DeclarativeBase):
         metadata = new_metadata()

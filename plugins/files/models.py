@@ -5,11 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import BigInteger, DateTime, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from atrium.sdk.db import BigId, TenantScoped, declarative_base, utcnow
+from atrium.sdk.db import BigId, TenantScoped, new_metadata, utcnow
 
-Base = declarative_base("files")
+
+class Base(DeclarativeBase):
+    """The files plugin's own metadata (its own migration history)."""
+
+    metadata = new_metadata()
 
 
 class Attachment(TenantScoped, Base):

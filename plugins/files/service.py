@@ -257,7 +257,9 @@ def get_attachment(file_id: int) -> Attachment:
 def by_stored_name(name: str) -> Attachment:
     if not valid_name(name):
         raise NotFound("files:file.not_found")
-    att = session().execute(select(Attachment).where(Attachment.stored_name == name)).scalar()
+    att: Attachment | None = (
+        session().execute(select(Attachment).where(Attachment.stored_name == name)).scalar()
+    )
     if att is None:
         raise NotFound("files:file.not_found")
     return att

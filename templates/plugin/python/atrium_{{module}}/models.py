@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from sqlalchemy import String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from atrium.sdk.db import BigId, TenantScoped, declarative_base
+from atrium.sdk.db import BigId, TenantScoped, new_metadata
 
-Base = declarative_base("{{name}}")
+
+class Base(DeclarativeBase):
+    """{{title}}'s own metadata (its own migration history)."""
+
+    metadata = new_metadata()
 
 
 class Note(TenantScoped, Base):
