@@ -106,6 +106,11 @@ def demo(and_serve: bool, port: int) -> None:
     from atrium.kernel.migrate import upgrade
 
     settings = Settings()
+    first_start = and_serve and not (settings.web_dir / "index.html").exists()
+    # the web packages download while the database is migrated and filled
+    npm_install = (
+        subprocess.Popen(["npm", "install", "--no-audit", "--no-fund"], cwd=ROOT) if first_start else None
+    )
     k = _kernel(settings)
     upgrade(k)
     load_demo(k)
@@ -113,9 +118,10 @@ def demo(and_serve: bool, port: int) -> None:
     for account, password, role in ACCOUNTS:
         click.echo(f"  {account:<12} {password:<12} {role}")
     if and_serve:
-        if not (settings.web_dir / "index.html").exists():
+        if npm_install is not None:
             click.echo("Building the web bundles (first start only)...")
-            subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+            if npm_install.wait() != 0:
+                raise click.ClickException("npm install failed (see its output above)")
             subprocess.run(["npm", "run", "build"], cwd=ROOT, check=True)
         click.echo(f"Atrium is running at http://127.0.0.1:{port}/")
         import uvicorn
