@@ -509,14 +509,37 @@ def offer_system(body: TenantSystemIn) -> dict[str, Any]:
     return {"tenantId": tid, "systemCode": body.systemCode, "offered": body.offered}
 
 
+CONSOLE_PLUGIN = "admin"  # serves this console: switched off, nobody could switch it on again
+
+
+def plugin_guard(plugin: str) -> tuple[str, dict[str, Any]] | None:
+    """Why a plugin must stay enabled (the message key and its parameters), or None when it may be switched
+    off: the plugin that serves the administration console, an essential plugin, and one that an essential
+    plugin depends on."""
+    loaded = kernel().plugins.loaded
+    if plugin == CONSOLE_PLUGIN:
+        return "plugin.serves_console", {"plugin": plugin}
+    own = loaded.get(plugin)
+    if own is not None and own.info.essential:
+        return "plugin.essential", {"plugin": plugin}
+    for name, other in loaded.items():
+        if other.info.essential and plugin in other.info.depends:
+            return "plugin.needed_by", {"plugin": plugin, "by": name}
+    return None
+
+
 @router.get("/plugins", permission="admin", query=TenantQuery)
 def list_plugins(query: TenantQuery) -> list[dict[str, Any]]:
-    """Installed plugins, their load status and enablement for a tenant."""
+    """Installed plugins, their load status and enablement for a tenant; a plugin that cannot be switched off
+    says so (`essential`) and why (`lockedReason`, in the request's language)."""
     tid = target_tenant(query.tenantId)
     k = kernel()
     rows = plugin_rows() if tid == current_context().require_user().tenant_id else k.plugins.report()
     for row in rows:
         row["enabled"] = row["status"] == "loaded" and k.enablement.is_enabled(tid, row["name"])
+        guard = plugin_guard(row["name"]) if row["status"] == "loaded" else None
+        row["essential"] = guard is not None
+        row["lockedReason"] = k.t(guard[0], **guard[1]) if guard else None
     return rows
 
 
@@ -528,14 +551,16 @@ class PluginStateIn(BaseModel):
 
 @router.post("/plugins/state", permission="admin", body=PluginStateIn)
 def set_plugin_state(body: PluginStateIn) -> dict[str, Any]:
-    """Enable or disable a plugin for a tenant; essential plugins cannot be disabled."""
+    """Enable or disable a plugin for a tenant; the console's own plugin, essential plugins and those an
+    essential plugin depends on cannot be disabled (400, saying why)."""
     tid = target_tenant(body.tenantId)
     k = kernel()
     loaded = k.plugins.loaded.get(body.plugin)
     if loaded is None:
         raise NotFound("plugin.not_found", plugin=body.plugin)
-    if loaded.info.essential and not body.enabled:
-        raise BadRequest("plugin.essential", plugin=body.plugin)
+    guard = plugin_guard(body.plugin)
+    if guard is not None and not body.enabled:
+        raise BadRequest(guard[0], **guard[1])
     k.enablement.set(tid, body.plugin, body.enabled)
     k.local.invalidate(menus.MENUS)
     # the switch is audited by `enablement.set` itself (as from the command line)

@@ -304,6 +304,7 @@ def test_console_end_to_end(page, browser, live_server):
         switch = page.get_by_test_id("plugin-message")
         expect(switch).to_have_attribute("aria-checked", "true", timeout=WAIT)
         switch.click()
+        page.get_by_test_id("plugin-confirm-ok").click()  # the switch asks first, naming the tenant
         expect(switch).to_have_attribute("aria-checked", "false", timeout=WAIT)
         other.goto(base + "/home")
         other.get_by_test_id("home-page").wait_for()

@@ -146,11 +146,16 @@ async function loadSession(): Promise<void> {
   store.set({ ready: true, bootError: undefined });
 }
 
-export async function logout(): Promise<void> {
-  try {
-    await request('base/base-user/logout', { silent: true, timeout: 5000 });
-  } catch {
-    /* signing out locally anyway */
+/** Signs out: the server revokes the session's tokens, then the page forgets them. `revoked`: the server
+ * has revoked them already (a password change), so only the page signs out; asking the server with dead
+ * tokens would answer "sign-in expired" and show that message after a change that succeeded. */
+export async function logout({ revoked = false }: { revoked?: boolean } = {}): Promise<void> {
+  if (!revoked) {
+    try {
+      await request('base/base-user/logout', { silent: true, timeout: 5000 });
+    } catch {
+      /* signing out locally anyway */
+    }
   }
   bus.emit('watermark:clear');
   bus.emit('logout');

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, App, Form, Input, Modal } from 'antd';
-import { base64Utf8, request, useT, type Envelope } from '@atrium/sdk';
+import { base64Utf8, request, useT } from '@atrium/sdk';
 import { logout } from '../api';
 import { store, useStore } from '../store';
 
 /**
  * Password dialogs: forced (password info asks for it; not closable unless optType is 2) and the
- * user's own change password. After a successful change the server's message is shown and the user
- * is signed out.
+ * user's own change password. After a successful change the server has revoked every session of the
+ * user: the page signs out by itself (no sign-out call with the dead tokens, whose "sign-in expired"
+ * answer read like a failure) and says that the password was changed and to sign in with the new one.
  */
 export function PasswordModal() {
   const t = useT();
@@ -26,10 +27,12 @@ export function PasswordModal() {
   useEffect(() => {
     if (!open) return;
     form.resetFields();
+    // the message after a change is in the `server` bundle (`password.changed_sign_in_again`)
+    t.i18n.loadNamespaces('server').catch(() => undefined);
     request<{ pwdTips?: string }>('base/tenant-pwd-strategy/find-pwd-msg', { silent: true })
       .then((d) => setTips(d?.pwdTips))
       .catch(() => undefined);
-  }, [open, form]);
+  }, [open, form, t.i18n]);
 
   const close = () => store.set({ passwordDialog: false, changePasswordOpen: false });
 
@@ -42,9 +45,8 @@ export function PasswordModal() {
     }
     setSaving(true);
     try {
-      const envelope = await request<Envelope>('base/base-user/update-pwd', {
+      await request('base/base-user/update-pwd', {
         method: 'POST',
-        raw: true,
         data: {
           oldMagic: base64Utf8(values.oldPassword.trim()),
           magic: base64Utf8(values.newPassword.trim()),
@@ -52,9 +54,13 @@ export function PasswordModal() {
         },
       });
       close();
-      message.success(envelope.msg || t('password.changed'));
-      await logout();
+      await logout({ revoked: true });
       navigate('/login');
+      message.success({
+        content: t('server:password.changed_sign_in_again', { defaultValue: t('password.changed') }),
+        duration: 6,
+        key: 'password-changed',
+      });
     } catch {
       /* the request client showed the server's message */
     } finally {

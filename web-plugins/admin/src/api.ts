@@ -23,7 +23,9 @@ export interface Menu {
 export interface Resource { resourceId: string; menuId: string; resourceCode: string; resourceName: string }
 export interface System { systemCode: string; systemName: string; systemEnName: string; iconUrl: string; requestUrl: string; useState: number }
 export interface TenantSystem { systemCode: string; systemTitle: string | null; themeColor: string | null; systemLogo: string | null; iconUrl: string | null }
-export interface PluginRow { name: string; version: string; status: string; error?: string; essential?: boolean; enabled: boolean }
+/** `essential`: the plugin cannot be switched off (the console's own, an essential one, or one an essential
+ * plugin needs), and `lockedReason` says why, in the user's language. */
+export interface PluginRow { name: string; version: string; status: string; error?: string; essential?: boolean; lockedReason?: string | null; enabled: boolean }
 export interface AuditRow { auditId: string; at: string; tenantId: number | null; account: string; action: string; target: string; before: string; after: string }
 
 export interface DictItem { diId: string; dicType: string; dicCode: string; names: Record<string, string>; sort: number; public: boolean }

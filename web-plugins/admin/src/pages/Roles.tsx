@@ -19,6 +19,7 @@ export function Roles() {
   const [menus, setMenus] = useState<Menu[]>([]);
   const [resources, setResources] = useState<Resource[]>([]);
   const [checked, setChecked] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
   const [form] = Form.useForm();
 
   const reload = useCallback(() => api.roles(tenantId).then(setRoles), [tenantId]);
@@ -41,10 +42,18 @@ export function Roles() {
     const menuIds = checked.filter((k) => k.startsWith('m:')).map((k) => Number(k.slice(2)));
     const otherSystems = selected.menuIds.map(Number).filter((id) => !menus.some((m) => Number(m.menuId) === id));
     const resourceIds = checked.filter((k) => k.startsWith('r:')).map((k) => Number(k.slice(2)));
-    await api.grantMenus(selected.roleId, [...otherSystems, ...menuIds], tenantId);
-    await api.grantResources(selected.roleId, resourceIds, tenantId);
-    message.success(t('web.saved'));
-    const fresh = await api.roles(tenantId);
+    setSaving(true);
+    try {
+      await api.grantMenus(selected.roleId, [...otherSystems, ...menuIds], tenantId);
+      await api.grantResources(selected.roleId, resourceIds, tenantId);
+      message.success(t('web.grantsSaved', { role: selected.roleName }));
+    } catch {
+      /* the request client showed the server's reason */
+    } finally {
+      setSaving(false);
+    }
+    const fresh = await api.roles(tenantId).catch(() => null);
+    if (!fresh) return;
     setRoles(fresh);
     setSelected(fresh.find((r) => r.roleId === selected.roleId) || null);
   };
@@ -72,7 +81,7 @@ export function Roles() {
             },
           ]} />
         <Card style={{ flex: 1 }} size="small" title={selected ? `${t('web.grant')}: ${selected.roleName}` : t('web.grant')}
-          extra={selected && <Button type="primary" size="small" onClick={saveGrants} data-testid="grant-save">{t('web.save')}</Button>}>
+          extra={selected && <Button type="primary" size="small" onClick={saveGrants} loading={saving} data-testid="grant-save">{t('web.save')}</Button>}>
           <Select value={systemCode} onChange={setSystemCode} style={{ width: 220, marginBottom: 8 }} options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
           {selected && (
             <Tree checkable checkStrictly defaultExpandAll treeData={tree} checkedKeys={checked} data-testid="grant-tree"

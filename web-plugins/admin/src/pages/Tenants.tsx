@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { App as AntApp, Button, DatePicker, Drawer, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { App as AntApp, Button, DatePicker, Drawer, Form, Grid, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag } from 'antd';
+import type { TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useT } from '@atrium/sdk';
 import { api, type Country, type Profile, type System, type Tenant, type TenantSystem } from '../api';
@@ -99,6 +100,59 @@ export function Tenants() {
   };
   const lang = t.locale;
   const stateTag = (s?: string) => s ? <Tag color={s === 'approved' ? 'green' : s === 'rejected' ? 'red' : 'gold'}>{t(`web.${s}`)}</Tag> : null;
+  const countryName = (c: string) => { const x = countries.find((k) => k.code === c); return x ? `${x.names[lang] || x.names['en-us']} ${c}` : c; };
+  const narrow = !Grid.useBreakpoint().md;
+
+  /** The tenant's name, id and state, then each detail of the profile only when some tenant has it (so no
+   * column stands empty), and the actions, always in view. */
+  const has = (key: keyof Row) => rows.some((r) => r[key] !== undefined && r[key] !== null && r[key] !== '');
+  const nowrap = { style: { whiteSpace: 'nowrap' as const } };
+  const detail = (title: string, dataIndex: keyof Row, render?: (v: string) => ReactNode): TableColumnsType<Row> => (
+    has(dataIndex) ? [{ title, dataIndex, render, onCell: () => nowrap }] : []
+  );
+  const name: TableColumnsType<Row>[number] = { title: t('web.tenantName'), dataIndex: 'tenantName', fixed: narrow ? undefined : 'left', onCell: () => nowrap };
+  const details: TableColumnsType<Row> = [
+    { title: t('web.tenantId'), dataIndex: 'tenantId', onCell: () => nowrap },
+    ...detail(t('web.companyName'), 'companyName'),
+    ...detail(t('web.approvalState'), 'approvalState', stateTag),
+    { title: t('web.state'), dataIndex: 'enabled', render: (on: boolean) => <Tag color={on ? 'green' : 'default'}>{t(on ? 'web.enabled' : 'web.disabled')}</Tag> },
+    ...detail(t('web.effectiveDate'), 'effectiveDate'),
+    ...detail(t('web.expirationDate'), 'expirationDate'),
+    ...detail(t('web.contact'), 'contact'),
+    ...detail(t('web.contactPhone'), 'contactPhone'),
+    ...detail(t('web.contactEmail'), 'contactEmail'),
+    ...detail(t('web.tenantType'), 'tenantType'),
+    ...detail(t('web.enterpriseCode'), 'enterpriseCode'),
+    ...detail(t('web.country'), 'country', countryName),
+    ...detail(t('web.size'), 'size'),
+  ];
+  const actions: TableColumnsType<Row>[number] = {
+    title: t('web.actions'), key: 'a', fixed: narrow ? undefined : 'right', width: narrow ? 132 : undefined,
+    // clear of the page's floating buttons at the right edge
+    onCell: () => ({ style: narrow ? {} : { paddingRight: 40 } }), onHeaderCell: () => ({ style: narrow ? {} : { paddingRight: 40 } }),
+    render: (_, r) => (
+      <Space size={narrow ? [0, 0] : 4} wrap={narrow} style={narrow ? undefined : { whiteSpace: 'nowrap' }} data-testid={`tenant-actions-${r.tenantId}`}>
+        <Button size="small" type="link" onClick={() => open(r)}>{t('web.edit')}</Button>
+        {r.approvalState && r.approvalState !== 'approved' && (
+          <Popconfirm title={t('web.confirm')} onConfirm={() => api.approval(r.tenantId, 'approved').then(reload, () => undefined)}><Button size="small" type="link">{t('web.approve')}</Button></Popconfirm>
+        )}
+        {r.tenantId !== -999 && (
+          <Popconfirm title={t('web.confirm')} onConfirm={() => api.tenantState(r.tenantId, !r.enabled).then(reload, () => undefined)}>
+            <Button size="small" type="link" danger={r.enabled}>{t(r.enabled ? 'web.suspend' : 'web.resume')}</Button>
+          </Popconfirm>
+        )}
+        <Button size="small" type="link" onClick={() => setSystemsOf(r)} data-testid={`tenant-systems-${r.tenantId}`}>{t('web.systems')}</Button>
+        {r.tenantId !== -999 && (
+          <Popconfirm title={t('web.confirmDeleteTenant')} onConfirm={() => api.deleteTenant(r.tenantId).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
+            <Button size="small" type="link" danger data-testid={`tenant-delete-${r.tenantId}`}>{t('web.delete')}</Button>
+          </Popconfirm>
+        )}
+      </Space>
+    ),
+  };
+  // on a phone the actions come right after the name, in view without scrolling and away from the floating
+  // buttons; on a wide screen they stay on the right while the details scroll sideways under them
+  const columns = narrow ? [name, actions, ...details] : [name, ...details, actions];
 
   return (
     <AdminOnly superOnly>
@@ -106,44 +160,8 @@ export function Tenants() {
         <Input.Search allowClear placeholder={t('web.search')} onSearch={(v) => { setKeyword(v); setPage(1); }} style={{ width: 260 }} data-testid="tenant-search" />
         <Button type="primary" onClick={() => open('new')} data-testid="tenant-new">{t('web.new')}</Button>
       </Space>
-      <Table<Row> rowKey="tenantId" size="small" dataSource={shown} onRow={rowProps} pagination={pager(shown.length, page, setPage)} scroll={{ x: 1400 }}
-        columns={[
-          { title: t('web.tenantName'), dataIndex: 'tenantName', fixed: 'left' },
-          { title: t('web.tenantId'), dataIndex: 'tenantId' },
-          { title: t('web.companyName'), dataIndex: 'companyName' },
-          { title: t('web.approvalState'), dataIndex: 'approvalState', render: stateTag },
-          { title: t('web.contact'), dataIndex: 'contact' },
-          { title: t('web.contactPhone'), dataIndex: 'contactPhone' },
-          { title: t('web.contactEmail'), dataIndex: 'contactEmail' },
-          { title: t('web.tenantType'), dataIndex: 'tenantType' },
-          { title: t('web.enterpriseCode'), dataIndex: 'enterpriseCode' },
-          { title: t('web.country'), dataIndex: 'country', render: (c: string) => { const x = countries.find((k) => k.code === c); return x ? `${x.names[lang] || x.names['en-us']} ${c}` : c; } },
-          { title: t('web.state'), dataIndex: 'enabled', render: (on: boolean) => <Tag color={on ? 'green' : 'default'}>{t(on ? 'web.enabled' : 'web.disabled')}</Tag> },
-          { title: t('web.effectiveDate'), dataIndex: 'effectiveDate' },
-          { title: t('web.expirationDate'), dataIndex: 'expirationDate' },
-          { title: t('web.size'), dataIndex: 'size' },
-          {
-            title: t('web.actions'), key: 'a', fixed: 'right', render: (_, r) => (
-              <Space size={4}>
-                <Button size="small" type="link" onClick={() => open(r)}>{t('web.edit')}</Button>
-                {r.approvalState && r.approvalState !== 'approved' && (
-                  <Popconfirm title={t('web.confirm')} onConfirm={() => api.approval(r.tenantId, 'approved').then(reload)}><Button size="small" type="link">{t('web.approve')}</Button></Popconfirm>
-                )}
-                {r.tenantId !== -999 && (
-                  <Popconfirm title={t('web.confirm')} onConfirm={() => api.tenantState(r.tenantId, !r.enabled).then(reload)}>
-                    <Button size="small" type="link" danger={r.enabled}>{t(r.enabled ? 'web.suspend' : 'web.resume')}</Button>
-                  </Popconfirm>
-                )}
-                <Button size="small" type="link" onClick={() => setSystemsOf(r)} data-testid={`tenant-systems-${r.tenantId}`}>{t('web.systems')}</Button>
-                {r.tenantId !== -999 && (
-                  <Popconfirm title={t('web.confirmDeleteTenant')} onConfirm={() => api.deleteTenant(r.tenantId).then(() => { message.success(t('web.deleted')); return reload(); }, () => undefined)}>
-                    <Button size="small" type="link" danger data-testid={`tenant-delete-${r.tenantId}`}>{t('web.delete')}</Button>
-                  </Popconfirm>
-                )}
-              </Space>
-            ),
-          },
-        ]} />
+      <Table<Row> rowKey="tenantId" size="small" dataSource={shown} onRow={rowProps} pagination={pager(shown.length, page, setPage)}
+        scroll={{ x: 'max-content' }} data-testid="tenant-table" columns={columns} />
       <Modal open={editing !== null} title={t(editing === 'new' ? 'web.new' : 'web.edit')} onOk={save} onCancel={() => setEditing(null)} width={720} destroyOnHidden>
         <Form form={form} layout="vertical" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
           <Form.Item name="tenantId" label={t('web.tenantId')} rules={[{ required: true, message: t('web.required') }]}><InputNumber min={1} style={{ width: '100%' }} disabled={editing !== 'new'} /></Form.Item>

@@ -8,25 +8,40 @@ import { AdminOnly, EMAIL, PAGE_SIZE, PASSWORD, PHONE, TenantPicker, pager, rowP
 
 function UserDetail({ user, tenantId, onClose }: { user: UserRow; tenantId?: number; onClose: () => void }) {
   const t = useT('admin');
+  const { message } = AntApp.useApp();
   const [memberships, setMemberships] = useState<Membership[]>([]);
   const [roles, setRoles] = useState<Role[]>([]);
   const [perms, setPerms] = useState<{ menus: { menuId: string; menuName: string }[]; resources: { resourceName: string; resourceCode: string }[] }>();
-  const reload = useCallback(() => {
-    api.userDetail(user.userId, tenantId).then((d) => setMemberships(d.memberships));
-    api.permissions(user.userId, tenantId).then(setPerms);
-  }, [user.userId, tenantId]);
-  useEffect(() => { reload(); api.roles(tenantId).then(setRoles); }, [reload, tenantId]);
+  const reload = useCallback(() => Promise.all([
+    api.userDetail(user.userId, tenantId).then((d) => setMemberships(d.memberships)),
+    api.permissions(user.userId, tenantId).then(setPerms),
+  ]).then(() => undefined), [user.userId, tenantId]);
+  useEffect(() => { reload().catch(() => undefined); api.roles(tenantId).then(setRoles, () => undefined); }, [reload, tenantId]);
   const own = memberships.find((m) => m.tenantId === (tenantId ?? user.tenantId));
+  const [busy, setBusy] = useState<number | null>(null);
+  /** Gives or takes a role and says so; on a refusal the request client shows the server's reason. */
+  const toggleRole = async (r: Role, on: boolean) => {
+    setBusy(r.roleId);
+    try {
+      await (on ? api.assignRole : api.removeRole)(user.userId, r.roleId, tenantId);
+      await reload().catch(() => undefined); // the box and the effective permissions show it, then the message
+      message.success(t(on ? 'web.roleAssigned' : 'web.roleRemoved', { role: r.roleName, user: user.userFullName || user.account }));
+    } catch {
+      /* shown by the request client */
+    } finally {
+      setBusy(null);
+    }
+  };
   return (
     <Drawer open width={600} title={`${user.userFullName} (${user.account})`} onClose={onClose}>
-      <UserMemberships userId={user.userId} memberships={memberships} onChange={reload} />
+      <UserMemberships userId={user.userId} memberships={memberships} onChange={() => { reload().catch(() => undefined); }} />
       <h4 style={{ marginTop: 16 }}>{t('web.roles')}</h4>
       <Space direction="vertical">
         {roles.map((r) => {
           const has = !!own?.roles.some((x) => x.roleId === r.roleId);
           return (
-            <Checkbox key={r.roleId} checked={has} data-testid={`user-role-${r.roleCode}`}
-              onChange={(e) => (e.target.checked ? api.assignRole(user.userId, r.roleId, tenantId) : api.removeRole(user.userId, r.roleId, tenantId)).then(reload)}>
+            <Checkbox key={r.roleId} checked={has} disabled={busy === r.roleId} data-testid={`user-role-${r.roleCode}`}
+              onChange={(e) => { void toggleRole(r, e.target.checked); }}>
               {r.roleName} ({r.roleCode})
             </Checkbox>
           );
