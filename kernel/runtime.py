@@ -6,7 +6,7 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import structlog
 
@@ -35,6 +35,7 @@ from atrium.kernel.services.tasks import QueueTaskRunner, ThreadTaskRunner
 from atrium.kernel.services.ws import Hub
 from atrium.sdk import services as sdk_services
 from atrium.sdk.context import current_context
+from atrium.sdk.files import Attachments
 from atrium.sdk.services import FileStorage
 from atrium.sdk.types import Event
 
@@ -76,6 +77,12 @@ class Kernel:
             ns for res in self.plugins.call("atrium_i18n_namespaces").values() for ns in (res or [])
         ]
         self.i18n = Translator(settings.i18n_dir, namespaces)
+        #: services plugins provide to each other (`atrium_services`), by name
+        self.provided: dict[str, Any] = {
+            name: impl
+            for res in self.plugins.call("atrium_services").values()
+            for name, impl in (res or {}).items()
+        }
         self.crypto = TransitCrypto(settings.var_dir / "keys" / "transit-rsa.pem", self.cache)
         self.auth = Authenticator(self)
         self.identity = KernelIdentity(self)
@@ -87,6 +94,13 @@ class Kernel:
         self._lifespans = 0  # the app's lifespan may be entered again while running (test tools do)
 
     # -- Services protocol -------------------------------------------------
+
+    @property
+    def attachments(self) -> Attachments:
+        found = self.provided.get("attachments")
+        if found is None:
+            raise RuntimeError("no loaded plugin provides the attachments service (the files plugin)")
+        return cast(Attachments, found)
 
     @contextmanager
     def db(self) -> Iterator[TenantSession]:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from atrium.sdk.context import RequestContext
     from atrium.sdk.routing import Router
+    from atrium.sdk.transfer import ExportSource, ImportTarget, WordTemplate
     from atrium.sdk.types import DatabaseSpec, Event, JobSpec, MenuSpec, PluginInfo
 
 PROJECT = "atrium"
@@ -521,4 +522,78 @@ def atrium_storage_references() -> Iterable[tuple[int, str, str]]:
         def atrium_storage_references():
             rows = session().execute(select(Cover.tenant_id, Cover.stored_name, Cover.id)).all()
             return [(t, name, f"cover {id_}") for t, name, id_ in rows]
+    """
+
+
+# -------------------------------------------------------------------------
+# Import and export (a plugin answers, the transfer plugin asks)
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_import_targets() -> list[ImportTarget]:
+    """Return what the import wizard can import into (see :mod:`atrium.sdk.transfer`).
+
+    Asked by the transfer plugin each time it lists or looks up a target (not only at start): answer a
+    list the plugin keeps, and add to it when a new target appears (a published form). Answers of every
+    loaded plugin are joined; a later one replaces an earlier one with the same code.
+
+    Example::
+
+        @hookimpl
+        def atrium_import_targets():
+            return [ImportTarget(code="assets", name={"en-us": "Assets"}, model=Asset,
+                                 fields=[ImportField("code", {"en-us": "Code"}, required=True)])]
+    """
+
+
+@hookspec
+def atrium_export_sources() -> list[ExportSource]:
+    """Return the sources of asynchronous Excel exports, each under the url a client names.
+
+    Asked by the transfer plugin each time it looks up a source; answers of every loaded plugin are
+    joined, a later one replacing an earlier one with the same url.
+
+    Example::
+
+        @hookimpl
+        def atrium_export_sources():
+            return [ExportSource(url="api/assets/exportData", name="Assets", rows=query_rows(select_assets))]
+    """
+
+
+@hookspec
+def atrium_word_templates() -> list[WordTemplate]:
+    """Return Word templates (a .docx with placeholders and the function that fills them) by code.
+
+    Asked by the transfer plugin each time it looks up a template; answers of every loaded plugin are
+    joined.
+
+    Example::
+
+        @hookimpl
+        def atrium_word_templates():
+            return [WordTemplate(code="asset-card", path=HERE / "asset-card.docx", context=card_data)]
+    """
+
+
+# -------------------------------------------------------------------------
+# Services a plugin provides to the others
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def atrium_services() -> dict[str, Any]:
+    """Return services the plugin provides to other plugins, by name.
+
+    Called once when the kernel assembles the platform, before ``atrium_startup``; other plugins reach
+    them through ``services()`` under a name the SDK declares (``attachments``: the files plugin's
+    :class:`atrium.sdk.files.Attachments`). The object is built now but used later: it must not need
+    the platform's services until it is called.
+
+    Example::
+
+        @hookimpl
+        def atrium_services():
+            return {"attachments": FileAttachments()}
     """

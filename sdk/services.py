@@ -8,6 +8,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
+from atrium.sdk.files import Attachments
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
 
 Subscriber = Callable[[dict[str, Any]], Awaitable[None]]
@@ -241,6 +242,12 @@ class Services(Protocol):
     storage: FileStorage
     operations: Operations
     settings: Any
+
+    @property
+    def attachments(self) -> Attachments:
+        """Stored files, provided by the files plugin (through ``atrium_services``); raises RuntimeError
+        when no loaded plugin provides them."""
+        ...
 
     def db(self) -> AbstractContextManager[Any]: ...
     def emit(

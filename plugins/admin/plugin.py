@@ -7,6 +7,7 @@ from pathlib import Path
 from atrium.plugins.admin import api, service, transfer
 from atrium.plugins.admin.models import Base
 from atrium.sdk import MenuSpec, PluginInfo, Router, WebModule, hookimpl
+from atrium.sdk.transfer import ExportSource, ImportTarget
 from atrium.sdk.types import DatabaseSpec, Event
 
 PREFIXES = ["/rent-mannage", "/system_manage", "/platform"]
@@ -141,8 +142,13 @@ def atrium_event(event: Event) -> None:
 
 
 @hookimpl
-def atrium_startup() -> None:
-    transfer.register()
+def atrium_import_targets() -> list[ImportTarget]:
+    return transfer.import_targets()
+
+
+@hookimpl
+def atrium_export_sources() -> list[ExportSource]:
+    return transfer.export_sources()
 
 
 @hookimpl

@@ -1,15 +1,18 @@
 """Users through the transfer plugin: an import target (the import wizard creates users in the importing
-administrator's tenant) and an export source (the tenant's users). Registered at start when the transfer
-plugin is installed; without it the console simply has no import and export."""
+administrator's tenant) and an export source (the tenant's users), offered through the SDK's transfer
+hooks (`atrium_import_targets`, `atrium_export_sources`); without the transfer plugin nobody asks and the
+console simply has no import and export."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from atrium.plugins.admin import service
 from atrium.sdk.context import current_context
 from atrium.sdk.services import services
+from atrium.sdk.transfer import ExportColumn, ExportRequest, ExportSource, ImportField, ImportTarget
 
 IMPORT_ID = "admin-users"
 EXPORT_URL = "api/admin/users/export"
@@ -74,7 +77,7 @@ def write(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def export_rows(req: Any) -> list[list[str]]:
+def export_rows(req: ExportRequest) -> list[list[str]]:
     people = services().directory.members(req.tenant_id)
     keys = [c.key for c in req.columns] or [c[0] for c in COLUMNS]
     values = {
@@ -88,24 +91,14 @@ def export_rows(req: Any) -> list[list[str]]:
     return [[values[k](p) if k in values else "" for k in keys] for p in people]
 
 
-def register() -> None:
-    try:
-        from atrium.plugins.transfer import (
-            ExportColumn,
-            ExportSource,
-            ImportField,
-            ImportTarget,
-            register_export_source,
-            register_import_target,
-        )
-    except ImportError:
-        return
+@cache
+def import_targets() -> list[ImportTarget]:
     fields = [
         ImportField("account", _label(COLUMNS[0]), required=True, max_length=64),
         ImportField("userFullName", _label(COLUMNS[1]), required=True, max_length=64),
         *(ImportField(c[0], _label(c), max_length=128) for c in COLUMNS[2:]),
     ]
-    register_import_target(
+    return [
         ImportTarget(
             code=IMPORT_ID,
             name=NAME,
@@ -114,8 +107,12 @@ def register() -> None:
             validate_row=validate,
             permission="admin",
         )
-    )
-    register_export_source(
+    ]
+
+
+@cache
+def export_sources() -> list[ExportSource]:
+    return [
         ExportSource(
             url=EXPORT_URL,
             name=NAME,
@@ -125,4 +122,4 @@ def register() -> None:
                 ExportColumn(c[0], _label(c).get(current_context().locale, c[3])) for c in COLUMNS
             ],
         )
-    )
+    ]

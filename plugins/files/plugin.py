@@ -8,7 +8,7 @@ from typing import Any
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, hookimpl
 from atrium.sdk.types import DatabaseSpec
 
-from . import api, demo, service
+from . import api, attachments, demo, service
 from .models import Base
 
 
@@ -71,6 +71,11 @@ def atrium_demo_data(tenants: dict[str, int]) -> None:
 @hookimpl
 def atrium_shared_file_url(tenant_id: int, url: str) -> str | None:
     return service.shared_url(tenant_id, url)
+
+
+@hookimpl
+def atrium_services() -> dict[str, Any]:
+    return {"attachments": attachments.FileAttachments()}
 
 
 @hookimpl

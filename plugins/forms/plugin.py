@@ -8,6 +8,7 @@ from typing import Any
 from atrium.plugins.forms import api, demo, hooks, transfer_hookup
 from atrium.plugins.forms.models import Base
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
+from atrium.sdk.transfer import ExportSource, ImportTarget
 from atrium.sdk.types import DatabaseSpec
 
 DESIGN_PATH = "/form-design"
@@ -90,6 +91,16 @@ def atrium_menus() -> list[MenuSpec]:
 @hookimpl
 def atrium_startup() -> None:
     transfer_hookup.register()
+
+
+@hookimpl
+def atrium_export_sources() -> list[ExportSource]:
+    return transfer_hookup.export_sources()
+
+
+@hookimpl
+def atrium_import_targets() -> list[ImportTarget]:
+    return transfer_hookup.import_targets()
 
 
 @hookimpl

@@ -1,7 +1,9 @@
 """The thin coupling to the transfer plugin: submissions export through its asynchronous export (source
 ``api/form/submission/exportData``) and each published form is an import target ``form-<code>``.
 
-When the transfer plugin is not installed nothing is registered and forms work on their own.
+Offered through the SDK's transfer hooks (``atrium_export_sources``, ``atrium_import_targets``): the
+targets are kept here (read at start, added when a form is published) and handed out when transfer asks.
+When the transfer plugin is not installed nobody asks and forms work on their own.
 """
 
 from __future__ import annotations
@@ -21,20 +23,22 @@ from atrium.sdk import AtriumError
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session
 from atrium.sdk.services import services
+from atrium.sdk.transfer import (
+    ExportColumn,
+    ExportRequest,
+    ExportSource,
+    FieldType,
+    ImportField,
+    ImportTarget,
+)
 
 log = structlog.get_logger("atrium.forms.transfer")
 EXPORT_URL = "api/form/submission/exportData"
-TYPES = {"number": "float", "integer": "int", "boolean": "bool"}
+TYPES: dict[str, FieldType] = {"number": "float", "integer": "int", "boolean": "bool"}
 #: an import reads a dictionary's codes again after this many seconds
 DICT_SECONDS = 10.0
-
-
-def _transfer() -> Any:
-    try:
-        import atrium.plugins.transfer as transfer
-    except ImportError:
-        return None
-    return transfer
+#: the import targets of the published forms, by code
+_targets: dict[str, ImportTarget] = {}
 
 
 def _query(params: dict[str, Any]) -> tuple[Form, service.ListQuery]:
@@ -67,40 +71,50 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _columns(req: ExportRequest) -> list[ExportColumn]:
+    form, _ = _query(req.params)
+    return [ExportColumn(key=k, title=t) for k, t in export_columns(form)]
+
+
+def _rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
+    form, q = _query(req.params)
+    for sub in service.iter_submissions(form, q, req.user):
+        out = {k: _cell(v) for k, v in sub.data.items()}
+        out.update(
+            _createdBy=sub.created_by_name,
+            _createdAt=sub.created_at.isoformat(sep=" ", timespec="seconds"),
+            _status=sub.status,
+        )
+        yield out
+
+
+def _count(req: ExportRequest) -> int:
+    form, q = _query(req.params)
+    return service.count_submissions(form, q, req.user)
+
+
+SOURCE = ExportSource(
+    url=EXPORT_URL,
+    name={"zh-cn": "表单数据", "en-us": "Form submissions"},
+    rows=_rows,
+    count=_count,
+    columns=_columns,
+)
+
+
+def export_sources() -> list[ExportSource]:
+    return [SOURCE]
+
+
+def import_targets() -> list[ImportTarget]:
+    return list(_targets.values())
+
+
 def register() -> bool:
-    transfer = _transfer()
-    if transfer is None:
+    """Read the published forms' import targets (at start), when the transfer plugin is there to ask."""
+    if "transfer" not in services().iter_plugins():
         log.info("transfer plugin not installed: no form export or import")
         return False
-
-    def columns(req: Any) -> list[Any]:
-        form, _ = _query(req.params)
-        return [transfer.ExportColumn(key=k, title=t) for k, t in export_columns(form)]
-
-    def rows(req: Any) -> Iterator[dict[str, Any]]:
-        form, q = _query(req.params)
-        for sub in service.iter_submissions(form, q, req.user):
-            out = {k: _cell(v) for k, v in sub.data.items()}
-            out.update(
-                _createdBy=sub.created_by_name,
-                _createdAt=sub.created_at.isoformat(sep=" ", timespec="seconds"),
-                _status=sub.status,
-            )
-            yield out
-
-    def count(req: Any) -> int:
-        form, q = _query(req.params)
-        return service.count_submissions(form, q, req.user)
-
-    transfer.register_export_source(
-        transfer.ExportSource(
-            url=EXPORT_URL,
-            name={"zh-cn": "表单数据", "en-us": "Form submissions"},
-            rows=rows,
-            count=count,
-            columns=columns,
-        )
-    )
     with unscoped(), services().db():
         try:
             found = (
@@ -131,9 +145,6 @@ def _convert(value: Any) -> Any:
 
 def register_form(form: Form, row: FormVersion) -> None:
     """Register (or replace) the import target of a published form: its scalar fields as columns."""
-    transfer = _transfer()
-    if transfer is None:
-        return
     schema = row.schema
     required = set(schema.get("required") or [])
     fields = []
@@ -142,10 +153,10 @@ def register_form(form: Form, row: FormVersion) -> None:
         ptype = prop.get("type")
         if ptype not in ("string", "number", "integer", "boolean"):
             continue
-        kind = "date" if prop.get("format") == "date" else TYPES.get(str(ptype), "str")
+        kind: FieldType = "date" if prop.get("format") == "date" else TYPES.get(str(ptype), "str")
         labels = {"zh-cn": prop.get("title") or key, **(prop.get("x-i18n") or {})}
         fields.append(
-            transfer.ImportField(
+            ImportField(
                 key,
                 labels,
                 type=kind,
@@ -191,12 +202,11 @@ def register_form(form: Form, row: FormVersion) -> None:
         service.bulk_store(found, current, [prepare(r) for r in rows], current_context().user)
 
     names = form.name or {}
-    transfer.register_import_target(
-        transfer.ImportTarget(
-            code=f"form-{code}",
-            name={k: f"{v}" for k, v in names.items()} or code,
-            fields=fields,
-            write=write,
-            validate_row=validate_row,
-        )
+    target = ImportTarget(
+        code=f"form-{code}",
+        name={k: f"{v}" for k, v in names.items()} or code,
+        fields=fields,
+        write=write,
+        validate_row=validate_row,
     )
+    _targets[target.code] = target

@@ -13,6 +13,7 @@ from atrium.plugins.reports.models import Base
 from atrium.plugins.reports.settings import report_settings
 from atrium.plugins.reports.store import links
 from atrium.sdk import MenuSpec, PluginInfo, ResourceSpec, Router, WebModule, WebSlot, hookimpl
+from atrium.sdk.transfer import ExportSource, ImportTarget
 from atrium.sdk.types import DatabaseSpec, JobSpec
 
 
@@ -120,8 +121,13 @@ def atrium_demo_data(tenants: dict[str, int]) -> None:
 
 
 @hookimpl
-def atrium_startup() -> None:
-    transfer_hookup.register()
+def atrium_export_sources() -> list[ExportSource]:
+    return transfer_hookup.export_sources()
+
+
+@hookimpl
+def atrium_import_targets() -> list[ImportTarget]:
+    return transfer_hookup.import_targets()
 
 
 @hookimpl

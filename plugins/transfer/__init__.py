@@ -1,8 +1,9 @@
 """Import and export: the Excel import wizard, asynchronous Excel exports and Word exports.
 
-Other plugins register what can be imported and exported (see :mod:`atrium.plugins.transfer.registry`)::
-
-    from atrium.plugins.transfer import ExportSource, register_export_source
+Other plugins offer what can be imported and exported by answering the SDK's hooks
+(``atrium_import_targets``, ``atrium_export_sources``, ``atrium_word_templates``) with the types of
+:mod:`atrium.sdk.transfer`; they never import this package. The names below are for transfer's own code,
+its tests and tools.
 """
 
 from atrium.plugins.transfer.registry import (

@@ -13,8 +13,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from atrium.plugins.files.multipart import read_multipart
-from atrium.plugins.files.policies import human_size
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest
 from atrium.sdk.routing import Router
@@ -46,10 +44,11 @@ async def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 async def _read_workbook(request: Request) -> tuple[Any, str]:
     s = transfer_settings()
-    form = await read_multipart(
+    files = services().attachments
+    form = await files.read_multipart(
         request,
         max_file_bytes=s.import_max_bytes,
-        too_big=BadRequest("transfer:import.too_big", limit=human_size(s.import_max_bytes)),
+        too_big=BadRequest("transfer:import.too_big", limit=files.human_size(s.import_max_bytes)),
     )
     upload = form.file("file")
     if upload is None:

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-from sqlalchemy import select
 
-from atrium.plugins.files.models import Attachment
-from atrium.sdk.context import tenant_scope, unscoped
+from atrium.sdk.context import tenant_scope
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import StorageUnavailable
+from atrium.sdk.services import services as platform
 
 from .contacts import COLUMNS
 from .models import DONE, Contact, ExportTask, ImportBatch
@@ -101,17 +100,16 @@ def load(tenants: dict[str, int]) -> None:
                     batch_id=first.id,
                 )
             )
-        att = Attachment(
-            stored_name=EXPORT_FILE,
-            backend="local",
-            source_name="contacts.xlsx",
-            content_type=XLSX,
+        # the workbook itself is written at start-up (materialise)
+        att = platform().attachments.record(
+            acme,
+            EXPORT_FILE,
+            "contacts.xlsx",
+            XLSX,
             func_code="dataexport",
             policy="export",
             creation_name="王主管",
         )
-        db.add(att)
-        db.flush()
         db.add(
             ExportTask(
                 action="excel",
@@ -139,11 +137,11 @@ def materialise(services: Any) -> None:
 
     xlsxwriter needs a file path, so the workbook is written to a temporary file first. An unreachable
     store is logged and left: the platform still starts."""
-    with unscoped(), services.db() as db:
-        rows = db.execute(select(Attachment.tenant_id).where(Attachment.stored_name == EXPORT_FILE)).all()
+    with services.db():
+        tenants = services.attachments.tenants_of(EXPORT_FILE)
     storage = services.storage
     try:
-        for (tenant_id,) in rows:
+        for tenant_id in tenants:
             if storage.exists(tenant_id, EXPORT_FILE):
                 continue
             with tempfile.TemporaryDirectory(prefix="atrium-demo-") as tmp:

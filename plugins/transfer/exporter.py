@@ -13,8 +13,6 @@ from typing import Any
 import structlog
 from sqlalchemy import func, select, update
 
-from atrium.plugins.files import service as files
-from atrium.plugins.files.multipart import clean_filename
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
@@ -89,7 +87,7 @@ def create_task(
         raise Forbidden()
     s = transfer_settings()
     cols = parse_columns(columns)
-    name = clean_filename(file_name or localise(source.name) or "export")
+    name = services().attachments.clean_filename(file_name or localise(source.name) or "export")
     name = name.rsplit(".", 1)[0] if name.lower().endswith((".xlsx", ".xls", ".csv")) else name
     task = ExportTask(
         action="excel",
@@ -130,8 +128,9 @@ def describe(task: ExportTask) -> dict[str, Any]:
     download = ""
     if task.status == DONE and task.file_id:
         try:
-            att = files.get_attachment(task.file_id)
-            download = files.signed_url(att, f"{task.file_name}.{att.source_name.rsplit('.', 1)[-1]}")
+            files = services().attachments
+            att = files.get(task.file_id)
+            download = files.signed_url(att, f"{task.file_name}.{att.name.rsplit('.', 1)[-1]}")
         except NotFound:
             download = ""
     ext = "docx" if task.action == "word" else task.excel_type
@@ -285,7 +284,7 @@ class _Export:
         try:
             rows = self._write(source, req, path, kind, sheet_max, s.export_max_rows)
             with services().db() as db:
-                att = files.store_file(
+                att = services().attachments.store(
                     path,
                     f"{file_name}.{kind}",
                     CONTENT_TYPES[kind],
@@ -302,7 +301,7 @@ class _Export:
                         progress=100,
                         row_count=rows,
                         file_id=att.id,
-                        file_url=files.file_path(att),
+                        file_url=att.url,
                         finished_at=utcnow(),
                         heartbeat_at=utcnow(),
                         expires_at=utcnow() + timedelta(hours=s.export_retention_hours),

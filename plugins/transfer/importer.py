@@ -17,17 +17,16 @@ from typing import Any
 import structlog
 from sqlalchemy import func, select, update
 
-from atrium.plugins.files import service as files
-from atrium.plugins.files.multipart import UploadedFile
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
+from atrium.sdk.files import Upload
 from atrium.sdk.services import TaskInterrupted, services
 
 from . import reader, runtime
 from .convert import RowConverter, auto_match
 from .models import DONE, FAILED, RUNNING, UPLOADED, WAITING, ImportBatch
-from .registry import ImportTarget, _batch, import_target, localise, registry
+from .registry import ImportTarget, _batch, import_target, import_targets, localise
 from .safety import check_extension, check_spreadsheet
 from .settings import transfer_settings
 from .writer import XlsxRowWriter
@@ -68,7 +67,7 @@ def describe_target(t: ImportTarget) -> dict[str, Any]:
 
 def list_targets() -> list[dict[str, Any]]:
     user = current_context().require_user()
-    return [describe_target(t) for t in registry.targets.values() if t.permission == "user" or user.is_admin]
+    return [describe_target(t) for t in import_targets().values() if t.permission == "user" or user.is_admin]
 
 
 # -- step 1: upload --------------------------------------------------------------------------------------
@@ -78,7 +77,7 @@ def new_batch_code() -> str:
     return "IMP" + utcnow().strftime("%Y%m%d%H%M%S") + f"{secrets.randbelow(1000):03d}"
 
 
-def accept_upload(upload: UploadedFile, import_id: str) -> dict[str, Any]:
+def accept_upload(upload: Upload, import_id: str) -> dict[str, Any]:
     """Check and keep an uploaded workbook; answers the new batch and the first rows."""
     user = current_context().require_user()
     require_target(import_id)
@@ -92,14 +91,14 @@ def accept_upload(upload: UploadedFile, import_id: str) -> dict[str, Any]:
     except BaseException:
         sheet.close()
         raise
-    att = files.store_file(
+    att = services().attachments.store(
         upload.path, upload.filename, XLSX if ext == "xlsx" else XLS, func_code="import", policy="import"
     )
     ctx = current_context()
     batch = ImportBatch(
         batch=new_batch_code(),
         import_id=import_id,
-        file_name=att.source_name,
+        file_name=att.name,
         file_id=att.id,
         status=UPLOADED,
         data_count=max(info["totalRows"] - 1, 0),
@@ -119,16 +118,14 @@ def accept_upload(upload: UploadedFile, import_id: str) -> dict[str, Any]:
 @contextmanager
 def local_copy(file_id: int) -> Iterator[Path]:
     """The uploaded workbook as a local file (copied from a remote store when needed)."""
+    files = services().attachments
     with services().db():
-        att = files.get_attachment(file_id)
-        path, chunks = files.open_stream(att)
-    if path is not None:
-        yield path
-        return
-    tmp = runtime.work_dir("imports") / f"{secrets.token_hex(8)}.{att.source_name.rsplit('.', 1)[-1]}"
+        att = files.get(file_id)
+        chunks = files.open(file_id)
+    tmp = runtime.work_dir("imports") / f"{secrets.token_hex(8)}.{att.name.rsplit('.', 1)[-1]}"
     try:
         with tmp.open("wb") as out:
-            for chunk in chunks or []:
+            for chunk in chunks:
                 out.write(chunk)
         yield tmp
     finally:
@@ -221,8 +218,7 @@ def result_of(batch: ImportBatch) -> dict[str, Any]:
     fail_url = ""
     if batch.fail_file_id:
         try:
-            att = files.get_attachment(batch.fail_file_id)
-            fail_url = files.file_path(att)
+            fail_url = services().attachments.get(batch.fail_file_id).url
         except NotFound:
             fail_url = ""
     check = ""
@@ -307,7 +303,7 @@ def _release_source(batch_id: int) -> None:
         with services().db() as db:
             batch = db.get(ImportBatch, batch_id)
             if batch is not None and batch.status in (DONE, FAILED) and batch.file_id:
-                files.remove_attachment(files.get_attachment(batch.file_id))
+                services().attachments.remove(batch.file_id)
                 batch.file_id = None
     except Exception:
         log.exception("could not drop an import's workbook", batch=batch_id)
@@ -383,7 +379,7 @@ class _Run:
         if self.fail_path is None:
             return None
         with services().db():
-            att = files.store_file(
+            att = services().attachments.store(
                 self.fail_path,
                 f"failed-{self.batch_id}.xlsx",
                 XLSX,

@@ -9,7 +9,6 @@ from typing import Any
 import structlog
 from sqlalchemy import delete, select, update
 
-from atrium.plugins.files import service as files
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import utcnow
 from atrium.sdk.errors import NotFound
@@ -182,7 +181,7 @@ def _drop_file(file_id: int | None) -> None:
     if not file_id:
         return
     try:
-        files.remove_attachment(files.get_attachment(file_id))
+        services().attachments.remove(file_id)
     except NotFound:
         pass
 

@@ -1,216 +1,76 @@
-"""What other plugins register with the transfer plugin: import targets, export sources, Word templates.
+"""Transfer's lookup of import targets, export sources and Word templates.
 
-Register from your plugin's ``atrium_startup`` hook (or at import time)::
-
-    from atrium.plugins.transfer import ImportField, ImportTarget, ExportSource, register_import_target
-
-    register_import_target(ImportTarget(
-        code="assets", name={"zh-cn": "资产", "en-us": "Assets"}, model=Asset,
-        fields=[ImportField("code", {"en-us": "Code"}, required=True, max_length=32),
-                ImportField("bought", {"en-us": "Bought on"}, type="date")],
-        validate_row=lambda row: None if row["code"].isalnum() else "code must be letters and digits",
-    ))
-    register_export_source(ExportSource(url="api/dyreport/chart/view/exportData", name="Report data",
-                                        rows=my_rows))
-
-Registering again under the same code or url replaces the earlier entry.
+The types are the SDK's (:mod:`atrium.sdk.transfer`, re-exported here for transfer's own modules). Other
+plugins offer theirs by answering the hooks ``atrium_import_targets``, ``atrium_export_sources`` and
+``atrium_word_templates``; they are asked on each look-up, so a target a plugin adds later (a form
+published while the server runs) is found at once. Transfer's own entries (the contacts demo) are kept in
+:data:`registry`, which also wins over a hook answer under the same code or url.
 """
 
 from __future__ import annotations
 
-import contextvars
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from sqlalchemy import Select, insert
+import structlog
 
-from atrium.sdk.context import SessionUser, current_context
-from atrium.sdk.db import TenantScoped, session
+from atrium.sdk.services import services
+from atrium.sdk.transfer import (
+    ExportColumn,
+    ExportRequest,
+    ExportSource,
+    FieldType,
+    ImportField,
+    ImportTarget,
+    Label,
+    Row,
+    WordTemplate,
+    _batch,
+    bulk_insert,
+    current_batch_id,
+    localise,
+    normalise_url,
+    paged,
+    query_rows,
+)
 
-Label = str | Mapping[str, str]
-FieldType = Literal["str", "int", "float", "date", "datetime", "bool"]
-Row = Sequence[Any] | Mapping[str, Any]
+__all__ = [
+    "ExportColumn",
+    "ExportRequest",
+    "ExportSource",
+    "FieldType",
+    "ImportField",
+    "ImportTarget",
+    "Label",
+    "Row",
+    "WordTemplate",
+    "_batch",
+    "bulk_insert",
+    "current_batch_id",
+    "export_source",
+    "export_sources",
+    "import_target",
+    "import_targets",
+    "localise",
+    "normalise_url",
+    "paged",
+    "query_rows",
+    "register_export_source",
+    "register_import_target",
+    "register_word_template",
+    "registry",
+    "word_template",
+    "word_templates",
+]
 
-
-def localise(label: Label, locale: str | None = None) -> str:
-    """A label in the request's language: a dict of locales, or plain text."""
-    if isinstance(label, str):
-        return label
-    loc = locale or current_context().locale
-    return label.get(loc) or label.get("zh-cn") or label.get("en-us") or next(iter(label.values()), "")
-
-
-# -- import ----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ImportField:
-    """A column an import target accepts."""
-
-    key: str
-    label: Label
-    type: FieldType = "str"
-    required: bool = False
-    max_length: int | None = None
-    min_value: float | None = None
-    max_value: float | None = None
-    choices: Sequence[str] | None = None
-    #: other header titles that match this field automatically
-    aliases: Sequence[str] = ()
-
-
-@dataclass
-class ImportTarget:
-    """Where imported rows go.
-
-    ``write`` receives a list of converted, validated rows (dicts keyed by field) and must add them in the
-    current database session (the tenant is already in scope). Without ``write``, rows are bulk-inserted into
-    ``model`` (its ``tenant_id`` is stamped). ``validate_row`` answers an error text for a bad row, or None.
-    """
-
-    code: str
-    name: Label
-    fields: list[ImportField]
-    model: Any = None
-    write: Callable[[list[dict[str, Any]]], None] | None = None
-    validate_row: Callable[[dict[str, Any]], str | None] | None = None
-    permission: Literal["user", "admin"] = "user"
-    #: extra constant columns added to every row (e.g. a dataset id)
-    defaults: Mapping[str, Any] = field(default_factory=dict)
-
-    def field(self, key: str) -> ImportField | None:
-        return next((f for f in self.fields if f.key == key), None)
-
-    def save(self, rows: list[dict[str, Any]]) -> None:
-        if self.write is not None:
-            self.write(rows)
-            return
-        if self.model is None:
-            raise RuntimeError(f"import target {self.code!r} has neither write nor model")
-        bulk_insert(self.model, rows, self.defaults)
-
-
-_batch: contextvars.ContextVar[int | None] = contextvars.ContextVar("atrium_import_batch", default=None)
-
-
-def current_batch_id() -> int | None:
-    """The id of the import batch whose rows are being written (inside ``ImportTarget.write``)."""
-    return _batch.get()
-
-
-def bulk_insert(model: Any, rows: list[dict[str, Any]], defaults: Mapping[str, Any] | None = None) -> None:
-    """One multi-row INSERT of ``rows`` into ``model``'s table, stamped with the current tenant."""
-    if not rows:
-        return
-    extra = dict(defaults or {})
-    if isinstance(model, type) and issubclass(model, TenantScoped):
-        tenant = current_context().tenant_id
-        if tenant is None:
-            raise RuntimeError("bulk_insert into a tenant table needs a tenant in scope")
-        extra["tenant_id"] = tenant
-    if extra:
-        rows = [{**r, **extra} for r in rows]
-    session().execute(insert(model), rows)
-
-
-# -- export ----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ExportColumn:
-    key: str
-    title: str
-    width: float | None = None
-
-
-@dataclass
-class ExportRequest:
-    """What an export source is asked for."""
-
-    params: dict[str, Any]
-    columns: list[ExportColumn]
-    page_rows: int
-    file_name: str
-    user: SessionUser | None
-    tenant_id: int
-
-
-@dataclass
-class ExportSource:
-    """Rows for an export, streamed: never the whole result in memory.
-
-    ``rows`` yields sequences in the column order, or mappings keyed by column key. ``count`` (optional)
-    answers the number of rows, for the progress. ``columns`` (optional) answers the columns when the
-    request does not list them.
-    """
-
-    url: str
-    name: Label
-    rows: Callable[[ExportRequest], Iterable[Row]]
-    count: Callable[[ExportRequest], int] | None = None
-    columns: Callable[[ExportRequest], list[ExportColumn]] | None = None
-    permission: Literal["user", "admin"] = "user"
-
-    @property
-    def key(self) -> str:
-        return normalise_url(self.url)
-
-
-def paged(
-    fetch_page: Callable[[ExportRequest, int, int], Sequence[Row]],
-) -> Callable[[ExportRequest], Iterator[Row]]:
-    """Turn ``fetch_page(request, page_index, page_rows)`` (1-based pages) into a row stream."""
-
-    def rows(req: ExportRequest) -> Iterator[Row]:
-        page = 1
-        while True:
-            batch = fetch_page(req, page, req.page_rows)
-            yield from batch
-            if len(batch) < req.page_rows:
-                return
-            page += 1
-
-    return rows
-
-
-def query_rows(
-    make_select: Callable[[ExportRequest], Select[Any]], batch: int = 2000
-) -> Callable[[ExportRequest], Iterator[Row]]:
-    """Stream a SELECT's rows from the database in batches (server-side cursor where the driver has one)."""
-
-    def rows(req: ExportRequest) -> Iterator[Row]:
-        result = session().execute(make_select(req).execution_options(yield_per=batch))
-        for part in result.partitions():
-            yield from part
-
-    return rows
-
-
-def normalise_url(url: str) -> str:
-    u = url.strip().split("?", 1)[0].lstrip("/")
-    return u[4:] if u.startswith("api/") else u
-
-
-# -- Word ------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class WordTemplate:
-    """A Word template: a .docx with docxtpl placeholders and the function that builds its data."""
-
-    code: str
-    path: Path
-    context: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    file_name: Label = ""
-
-
-# -- the registries --------------------------------------------------------------------------------------
+log = structlog.get_logger("atrium.transfer")
+T = TypeVar("T")
 
 
 class _Registry:
+    """Transfer's own entries (and tests'), beside those the other plugins answer through the hooks."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.targets: dict[str, ImportTarget] = {}
@@ -236,9 +96,44 @@ def register_word_template(template: WordTemplate) -> None:
         registry.templates[template.code] = template
 
 
+def _answers(hook: str, kind: type[T], key: Callable[[T], str], own: dict[str, T]) -> dict[str, T]:
+    """Every loaded plugin's answer to ``hook`` keyed by ``key`` (later plugins replace earlier ones),
+    then transfer's own entries."""
+    found: dict[str, T] = {}
+    try:
+        answers: dict[str, Any] = services().call_hook(hook)
+    except RuntimeError:  # the platform is not started (tools, unit tests): only transfer's own entries
+        answers = {}
+    for plugin, items in answers.items():
+        for item in items or []:
+            if isinstance(item, kind):
+                found[key(item)] = item
+            else:
+                log.warning("ignored a hook answer of the wrong type", hook=hook, plugin=plugin)
+    with registry._lock:
+        found.update(own)
+    return found
+
+
+def import_targets() -> dict[str, ImportTarget]:
+    return _answers("atrium_import_targets", ImportTarget, lambda t: t.code, registry.targets)
+
+
+def export_sources() -> dict[str, ExportSource]:
+    return _answers("atrium_export_sources", ExportSource, lambda s: s.key, registry.sources)
+
+
+def word_templates() -> dict[str, WordTemplate]:
+    return _answers("atrium_word_templates", WordTemplate, lambda w: w.code, registry.templates)
+
+
 def import_target(code: str) -> ImportTarget | None:
-    return registry.targets.get(code)
+    return import_targets().get(code)
 
 
 def export_source(url: str) -> ExportSource | None:
-    return registry.sources.get(normalise_url(url))
+    return export_sources().get(normalise_url(url))
+
+
+def word_template(code: str) -> WordTemplate | None:
+    return word_templates().get(code)

@@ -17,7 +17,6 @@ from docxtpl import DocxTemplate
 from jinja2 import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from atrium.plugins.files import service as files
 from atrium.sdk.context import current_context
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError
@@ -25,7 +24,7 @@ from atrium.sdk.services import services
 
 from . import runtime
 from .models import DONE, FAILED, ExportTask
-from .registry import WordTemplate, localise, registry
+from .registry import WordTemplate, localise, word_template, word_templates
 from .settings import transfer_settings
 
 log = structlog.get_logger("atrium.transfer.word")
@@ -37,8 +36,9 @@ WORD_FAILED = 805
 def find_template(code: str) -> WordTemplate | None:
     if not CODE.match(code):
         return None
-    if code in registry.templates:
-        return registry.templates[code]
+    offered = word_template(code)
+    if offered is not None:
+        return offered
     root = transfer_settings().templates_dir.resolve()
     path = (root / f"{code}.docx").resolve()
     if path.parent != root or not path.is_file():
@@ -73,7 +73,7 @@ def export_word(temp_code: str, params: dict[str, Any], resource_id: str) -> dic
         doc = DocxTemplate(str(tpl.path))
         doc.render(_context(tpl, params), jinja_env=SandboxedEnvironment(autoescape=True), autoescape=True)
         doc.save(str(out))
-        att = files.store_file(out, file_name, DOCX, func_code="dataexport-word", policy="export")
+        att = services().attachments.store(out, file_name, DOCX, func_code="dataexport-word", policy="export")
     except AtriumError:
         raise
     except (TemplateError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -98,7 +98,7 @@ def export_word(temp_code: str, params: dict[str, Any], resource_id: str) -> dic
         params={"tempCode": temp_code},
         locale=current_context().locale,
         file_id=att.id,
-        file_url=files.file_path(att),
+        file_url=att.url,
         created_by=user.user_id,
         user_name=user.full_name,
         owner=runtime.owner(),
@@ -108,10 +108,10 @@ def export_word(temp_code: str, params: dict[str, Any], resource_id: str) -> dic
     session().add(task)
     session().flush()
     return {
-        "fileUrl": files.file_path(att),
+        "fileUrl": att.url,
         "fileName": file_name,
         "exportId": task.id,
-        "downloadUrl": files.signed_url(att, file_name),
+        "downloadUrl": services().attachments.signed_url(att, file_name),
     }
 
 
@@ -143,4 +143,4 @@ def _fail(temp_code: str, resource_id: str, reason: str) -> None:
 def template_codes() -> list[str]:
     root = transfer_settings().templates_dir
     found = {p.stem for p in Path(root).glob("*.docx")} if Path(root).is_dir() else set()
-    return sorted(found | set(registry.templates))
+    return sorted(found | set(word_templates()))

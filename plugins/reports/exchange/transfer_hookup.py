@@ -1,23 +1,21 @@
 """The thin coupling to the transfer plugin: the export source `chart/view/exportData` and the import
 target `dyreport-sales` (rows appended to the tenant's demo sales table).
 
-Called from `atrium_startup`; when the transfer plugin is not installed nothing is registered and the
-reports plugin works on its own (`POST /api/dyreport/chart/view/exportData` and
-`POST /api/dyreport/dataset/importExcel` stay available).
+Offered through the SDK's transfer hooks (`atrium_export_sources`, `atrium_import_targets`); when the
+transfer plugin is not installed nobody asks and the reports plugin works on its own
+(`POST /api/dyreport/chart/view/exportData` and `POST /api/dyreport/dataset/importExcel` stay available).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
-
-import structlog
 
 from atrium.plugins.reports.engine import viewdef
 from atrium.plugins.reports.engine.chartdata import DataRequest
 from atrium.plugins.reports.exchange import exporting
-
-log = structlog.get_logger("atrium.reports.transfer")
+from atrium.sdk.transfer import ExportColumn, ExportRequest, ExportSource, ImportField, ImportTarget
 
 
 def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataRequest]:
@@ -37,39 +35,29 @@ def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataReque
     return viewdef.from_row(row), DataRequest.model_validate(request if isinstance(request, dict) else {})
 
 
-def register() -> bool:
-    try:
-        from atrium.plugins.transfer import (
-            ExportColumn,
-            ExportRequest,
-            ExportSource,
-            ImportField,
-            ImportTarget,
-            register_export_source,
-            register_import_target,
-        )
-    except ImportError:
-        log.info("transfer plugin not installed: report exports run through exportData only")
-        return False
+def columns(req: ExportRequest) -> list[ExportColumn]:
+    view, request = _view_and_request(req.params)
+    page = exporting.page(view, request, 1, 1)
+    return [ExportColumn(key=c["key"], title=c["name"]) for c in page["columns"]]
 
-    def columns(req: ExportRequest) -> list[ExportColumn]:
-        view, request = _view_and_request(req.params)
-        page = exporting.page(view, request, 1, 1)
-        return [ExportColumn(key=c["key"], title=c["name"]) for c in page["columns"]]
 
-    def rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
-        view, request = _view_and_request(req.params)
-        page_rows = req.page_rows or exporting.PAGE_ROWS
-        for cols, batch in exporting.iterate(view, request, page_rows):
-            keys = [c["key"] for c in cols]
-            for r in batch:
-                yield dict(zip(keys, r, strict=True))
+def rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
+    view, request = _view_and_request(req.params)
+    page_rows = req.page_rows or exporting.PAGE_ROWS
+    for cols, batch in exporting.iterate(view, request, page_rows):
+        keys = [c["key"] for c in cols]
+        for r in batch:
+            yield dict(zip(keys, r, strict=True))
 
-    def count(req: ExportRequest) -> int:
-        view, request = _view_and_request(req.params)
-        return int(exporting.page(view, request, 1, 1)["total"])
 
-    register_export_source(
+def count(req: ExportRequest) -> int:
+    view, request = _view_and_request(req.params)
+    return int(exporting.page(view, request, 1, 1)["total"])
+
+
+@cache
+def export_sources() -> list[ExportSource]:
+    return [
         ExportSource(
             url=exporting.SOURCE_URL,
             name={"zh-cn": "报表数据", "en-us": "Report data"},
@@ -77,11 +65,14 @@ def register() -> bool:
             count=count,
             columns=columns,
         )
-    )
+    ]
 
+
+@cache
+def import_targets() -> list[ImportTarget]:
     from atrium.plugins.reports.exchange import excel
 
-    register_import_target(
+    return [
         ImportTarget(
             code="dyreport-sales",
             name={"zh-cn": "报表销售数据", "en-us": "Report sales rows"},
@@ -92,5 +83,4 @@ def register() -> bool:
             write=excel.append_sales_rows,
             permission="admin",
         )
-    )
-    return True
+    ]
