@@ -34,6 +34,8 @@ def pick_tenant(page: Any, tenant_id: int) -> None:
     page.get_by_test_id("tenant-picker").click()
     page.keyboard.type(str(tenant_id))
     page.locator(".ant-select-item-option", has_text=f"({tenant_id})").first.click()
+    open_dropdowns = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+    expect(open_dropdowns).to_have_count(0, timeout=WAIT)
 
 
 def grant_checkbox(tree: Any, *path: str) -> Any:

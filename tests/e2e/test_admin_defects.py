@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from conftest import shot
 from playwright.sync_api import expect
+from test_admin_console import pick_tenant, search
 from test_message_inbox import Api, ensure_remotes_built
 
 pytestmark = pytest.mark.e2e
@@ -40,20 +41,6 @@ UNCOVERED_JS = """(el) => {
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return !!hit && (hit === el || el.contains(hit));
 }"""
-
-
-def search(page: Any, test_id: str, text: str) -> None:
-    box = page.locator(f"input[data-testid={test_id}], [data-testid={test_id}] input").first
-    box.fill(text)
-    box.press("Enter")
-
-
-def pick_tenant(page: Any, tenant_id: int) -> None:
-    page.get_by_test_id("tenant-picker").click()
-    page.keyboard.type(str(tenant_id))
-    page.locator(".ant-select-item-option", has_text=f"({tenant_id})").first.click()
-    open_dropdowns = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
-    expect(open_dropdowns).to_have_count(0, timeout=WAIT)
 
 
 def new_tenant(admin: Api, company: str, **profile: Any) -> tuple[int, str]:
