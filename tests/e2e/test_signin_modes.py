@@ -57,6 +57,11 @@ def phone_number() -> str:
 
 
 def test_free_registration_then_sign_in(page: Any, live_server: Any, api: Api) -> None:
+    # a tenant that does not allow it offers no way to register, not a dead-end box
+    api.call("POST", "/api/base/admin/signin-config", json={"allowRegister": False})
+    page.goto(f"{live_server.url}/login?tenantId={ACME}")
+    expect(page.get_by_text("Forgot password?")).to_be_visible()
+    expect(page.get_by_text("Register", exact=True)).to_have_count(0)
     api.call("POST", "/api/base/admin/signin-config", json={"allowRegister": True, "registerApproval": False})
     page.goto(f"{live_server.url}/login?tenantId={ACME}")
     page.get_by_text("Register", exact=True).click()

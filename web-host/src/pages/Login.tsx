@@ -339,15 +339,11 @@ export function Login() {
             </Button>
             <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16 }}>
               <Typography.Link onClick={() => navigate(`/forgot-password${window.location.search}`)}>{t('login.forgot')}</Typography.Link>
-              <Typography.Link
-                onClick={() =>
-                  ssoModes.register
-                    ? navigate(`/register${window.location.search}`)
-                    : modal.info({ title: t('login.register'), content: t('login.registerText') })
-                }
-              >
-                {t('login.register')}
-              </Typography.Link>
+              {ssoModes.register && (
+                <Typography.Link onClick={() => navigate(`/register${window.location.search}`)}>
+                  {t('login.register')}
+                </Typography.Link>
+              )}
             </div>
           </Form>
         </div>
