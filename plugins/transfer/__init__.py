@@ -6,6 +6,7 @@ Other plugins offer what can be imported and exported by answering the SDK's hoo
 its tests and tools.
 """
 
+from atrium.plugins.transfer.exporting.writer import CsvRowWriter, XlsxRowWriter, neutralise
 from atrium.plugins.transfer.registry import (
     ExportColumn,
     ExportRequest,
@@ -23,7 +24,6 @@ from atrium.plugins.transfer.registry import (
     register_import_target,
     register_word_template,
 )
-from atrium.plugins.transfer.writer import CsvRowWriter, XlsxRowWriter, neutralise
 
 __all__ = [
     "CsvRowWriter",

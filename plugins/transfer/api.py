@@ -18,11 +18,13 @@ from atrium.sdk.errors import BadRequest
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
-from . import exporter, importer, runtime, word
+from .exporting import exporter, word
+from .exporting.writer import XlsxRowWriter
+from .importing import importer
+from .jobs import runtime
 from .models import DONE, FAILED
 from .registry import localise
 from .settings import transfer_settings
-from .writer import XlsxRowWriter
 
 router = Router()
 IMPORT = "/api/import/import-header"

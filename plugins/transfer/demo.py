@@ -19,8 +19,8 @@ from atrium.sdk.errors import StorageUnavailable
 from atrium.sdk.services import services as platform
 
 from .contacts import COLUMNS
+from .exporting.writer import XlsxRowWriter
 from .models import DONE, Contact, ExportTask, ImportBatch
-from .writer import XlsxRowWriter
 
 EXPORT_FILE = "demo-acme-contacts-export-0001.xlsx"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -8,8 +8,9 @@ from typing import Any
 from atrium.sdk import MenuSpec, PluginInfo, Router, WebModule, hookimpl
 from atrium.sdk.types import DatabaseSpec, JobSpec
 
-from . import api, demo, jobs, service
-from .job_counts import job_counts
+from . import api, demo, service
+from .jobs import scheduled
+from .jobs.counts import job_counts
 from .models import Base
 
 
@@ -52,7 +53,7 @@ def atrium_menus() -> list[MenuSpec]:
 
 @hookimpl
 def atrium_scheduled_jobs() -> list[JobSpec]:
-    return jobs.scheduled_jobs()
+    return scheduled.scheduled_jobs()
 
 
 @hookimpl

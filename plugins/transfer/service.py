@@ -1,4 +1,4 @@
-"""The transfer plugin's start-up and menus (the logic lives in importer, exporter, word, jobs)."""
+"""The transfer plugin's start-up and menus (the logic lives in importing, exporting and jobs)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Any
 
 from atrium.sdk.types import MenuSpec
 
-from . import contacts, demo, jobs, runtime
+from . import contacts, demo
+from .jobs import runtime, scheduled
 from .registry import register_export_source, register_import_target, register_word_template
 
 
@@ -21,7 +22,7 @@ def startup(services: Any) -> None:
     runtime.new_start()
     register_builtins()
     demo.materialise(services)
-    jobs.recover()
+    scheduled.recover()
 
 
 def menus() -> list[MenuSpec]:

@@ -51,7 +51,7 @@ def make_app(storage_url: str) -> tuple[Any, TestClient]:
 def export_once(kernel: Any, storage: Any, cpu: list[float]) -> float:
     """One export task with the platform's storage set to `storage`: wall seconds from its run to done."""
     from atrium.plugins.files import service as files
-    from atrium.plugins.transfer import exporter
+    from atrium.plugins.transfer.exporting import exporter
     from atrium.plugins.transfer.models import DONE, ExportTask
     from atrium.sdk.context import tenant_scope
 

@@ -191,7 +191,7 @@ def register(kernel: Any) -> None:
 
 def queue_export_task(kernel: Any) -> int:
     """A waiting export task over the bench rows, its id (run it with `exporter.run_export`)."""
-    from atrium.plugins.transfer import runtime
+    from atrium.plugins.transfer.jobs import runtime
     from atrium.plugins.transfer.models import WAITING, ExportTask
     from atrium.sdk.context import tenant_scope
 
@@ -216,7 +216,7 @@ def queue_export_task(kernel: Any) -> int:
 
 def run_export(kernel: Any) -> tuple[Clock, Path, int]:
     from atrium.plugins.files import service as files
-    from atrium.plugins.transfer import exporter
+    from atrium.plugins.transfer.exporting import exporter
     from atrium.plugins.transfer.models import ExportTask
     from atrium.sdk.context import tenant_scope
 
@@ -252,7 +252,8 @@ def run_import(kernel: Any, path: Path) -> tuple[Clock, int]:
     import shutil
 
     from atrium.plugins.files.multipart import UploadedFile
-    from atrium.plugins.transfer import importer, runtime
+    from atrium.plugins.transfer.importing import importer
+    from atrium.plugins.transfer.jobs import runtime
     from atrium.plugins.transfer.models import ImportBatch
 
     with kernel.engine.begin() as conn:

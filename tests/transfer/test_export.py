@@ -16,7 +16,7 @@ import pytest
 import python_calamine as pc
 from sqlalchemy import update
 
-from atrium.plugins.transfer import jobs
+from atrium.plugins.transfer.jobs import scheduled
 from atrium.plugins.transfer.models import ExportTask
 from atrium.plugins.transfer.registry import ExportRequest, ExportSource, paged, registry
 from atrium.plugins.transfer.settings import transfer_settings
@@ -285,7 +285,7 @@ def test_expired_files_are_cleaned(user_client: AtriumClient, kernel: Any) -> No
             .where(ExportTask.id == export_id)
             .values(expires_at=utcnow() - timedelta(hours=1))
         )
-    assert jobs.cleanup()["exports"] >= 1
+    assert scheduled.cleanup()["exports"] >= 1
     after = user_client.ok("POST", f"{EXPORT}/get-export-result?exportId={export_id}")
     assert after["status"] == 4 and after["url"] == "" and after["downloadUrl"] == ""
     assert user_client.get(res["url"])["code"] == 404

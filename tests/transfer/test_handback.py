@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from atrium.plugins.transfer import exporter, importer
+from atrium.plugins.transfer.exporting import exporter
+from atrium.plugins.transfer.importing import importer
 from atrium.plugins.transfer.models import DONE, FAILED, WAITING, Contact, ExportTask
 from atrium.plugins.transfer.registry import (
     ExportRequest,

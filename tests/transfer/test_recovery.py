@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select, update
 from starlette.testclient import TestClient
 
-from atrium.plugins.transfer import jobs, runtime
+from atrium.plugins.transfer.jobs import runtime, scheduled
 from atrium.plugins.transfer.models import FAILED, RUNNING, Contact, ExportTask, ImportBatch
 from atrium.plugins.transfer.registry import ImportField, ImportTarget, bulk_insert, registry
 from atrium.plugins.transfer.settings import transfer_settings
@@ -101,7 +101,7 @@ def test_fresh_task_of_another_server_is_left_until_its_heartbeat_is_stale(
     kernel: Any, user_client: AtriumClient
 ) -> None:
     task_id = export_task(kernel, attempts=1, heartbeat_age=timedelta(seconds=5), owner="other-host:1:abc")
-    jobs.recover()
+    scheduled.recover()
     assert task_state(kernel, task_id).status == RUNNING  # may be alive on the other server
     with tenant_scope(1001), kernel.db() as db:
         db.execute(
@@ -109,7 +109,7 @@ def test_fresh_task_of_another_server_is_left_until_its_heartbeat_is_stale(
             .where(ExportTask.id == task_id)
             .values(heartbeat_at=utcnow() - timedelta(seconds=transfer_settings().stale_seconds + 5))
         )
-    assert jobs.recover()["resumed"] >= 1  # what the scheduled job does every minute
+    assert scheduled.recover()["resumed"] >= 1  # what the scheduled job does every minute
     wait_until(lambda: task_state(kernel, task_id).status not in (0, 1))
     assert task_state(kernel, task_id).status == 2
 
@@ -202,6 +202,6 @@ def test_an_import_still_waiting_is_queued_again_not_failed(
             .values(owner=GHOST, heartbeat_at=utcnow() - timedelta(hours=1))
         )
     assert user_client.ok("GET", f"{IMPORT}/result", params={"batchId": up["batchId"]})["status"] == 0
-    assert jobs.recover()["resumed"] == 1
+    assert scheduled.recover()["resumed"] == 1
     res = wait_import(user_client, up["batchId"])
     assert res["status"] == 2 and res["successCount"] == 30

@@ -18,10 +18,10 @@ from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
 from atrium.sdk.services import TaskInterrupted, services
 
-from . import runtime
-from .models import DONE, FAILED, RUNNING, WAITING, ExportTask
-from .registry import ExportColumn, ExportRequest, ExportSource, Row, export_source, localise, normalise_url
-from .settings import transfer_settings
+from ..jobs import runtime
+from ..models import DONE, FAILED, RUNNING, WAITING, ExportTask
+from ..registry import ExportColumn, ExportRequest, ExportSource, Row, export_source, localise, normalise_url
+from ..settings import transfer_settings
 from .writer import CsvRowWriter, XlsxRowWriter
 
 log = structlog.get_logger("atrium.transfer.export")

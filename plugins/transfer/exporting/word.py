@@ -22,10 +22,10 @@ from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import AtriumError
 from atrium.sdk.services import services
 
-from . import runtime
-from .models import DONE, FAILED, ExportTask
-from .registry import WordTemplate, localise, word_template, word_templates
-from .settings import transfer_settings
+from ..jobs import runtime
+from ..models import DONE, FAILED, ExportTask
+from ..registry import WordTemplate, localise, word_template, word_templates
+from ..settings import transfer_settings
 
 log = structlog.get_logger("atrium.transfer.word")
 CODE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -10,7 +10,7 @@ from typing import Any
 
 from atrium.sdk.services import services
 
-from .registry import ImportField, ImportTarget, localise
+from ..registry import ImportField, ImportTarget, localise
 
 EXCEL_EPOCH = datetime(1899, 12, 30)
 TRUE = {"1", "true", "yes", "y", "是", "có", "igen", "t"}

@@ -23,13 +23,14 @@ from atrium.sdk.errors import AtriumError, BadRequest, Forbidden, NotFound
 from atrium.sdk.files import Upload
 from atrium.sdk.services import TaskInterrupted, services
 
-from . import reader, runtime
+from ..exporting.writer import XlsxRowWriter
+from ..jobs import runtime
+from ..models import DONE, FAILED, RUNNING, UPLOADED, WAITING, ImportBatch
+from ..registry import ImportTarget, _batch, import_target, import_targets, localise
+from ..settings import transfer_settings
+from . import reader
 from .convert import RowConverter, auto_match
-from .models import DONE, FAILED, RUNNING, UPLOADED, WAITING, ImportBatch
-from .registry import ImportTarget, _batch, import_target, import_targets, localise
 from .safety import check_extension, check_spreadsheet
-from .settings import transfer_settings
-from .writer import XlsxRowWriter
 
 log = structlog.get_logger("atrium.transfer.import")
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

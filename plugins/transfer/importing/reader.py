@@ -17,7 +17,7 @@ import python_calamine as pc
 
 from atrium.sdk.errors import BadRequest
 
-from .settings import transfer_settings
+from ..settings import transfer_settings
 
 CALAMINE_ERRORS = (
     pc.CalamineError,

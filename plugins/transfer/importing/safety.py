@@ -19,7 +19,7 @@ from defusedxml.ElementTree import fromstring
 
 from atrium.sdk.errors import BadRequest
 
-from .settings import transfer_settings
+from ..settings import transfer_settings
 
 OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP = b"PK\x03\x04"

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.db import session
 
-from .models import DONE, EXPIRED, FAILED, RUNNING, WAITING, ExportTask, ImportBatch
+from ..models import DONE, EXPIRED, FAILED, RUNNING, WAITING, ExportTask, ImportBatch
 
 STATES = {"running": (WAITING, RUNNING), "failed": (FAILED,), "normal": (DONE, EXPIRED)}
 """An expired export ended normally; its file is gone. Imports not started yet are not jobs."""

@@ -20,7 +20,7 @@ from atrium.sdk.context import RequestContext, SessionUser, reset_context, set_c
 from atrium.sdk.db import utcnow
 from atrium.sdk.services import services
 
-from .settings import transfer_settings
+from ..settings import transfer_settings
 
 HOST = socket.gethostname()[:30]
 _owner = [f"{HOST}:{os.getpid()}:{uuid.uuid4().hex[:8]}"]

@@ -15,11 +15,11 @@ from atrium.sdk.errors import NotFound
 from atrium.sdk.services import services
 from atrium.sdk.types import JobSpec
 
+from ..exporting.exporter import submit
+from ..importing.importer import run_import
+from ..models import DONE, EXPIRED, FAILED, RUNNING, UPLOADED, WAITING, ExportTask, ImportBatch
+from ..settings import transfer_settings
 from . import runtime
-from .exporter import submit
-from .importer import run_import
-from .models import DONE, EXPIRED, FAILED, RUNNING, UPLOADED, WAITING, ExportTask, ImportBatch
-from .settings import transfer_settings
 
 log = structlog.get_logger("atrium.transfer.jobs")
 TEMP_KINDS = ("exports", "imports", "xlsx", "uploads")

@@ -1,0 +1,1 @@
+"""Exports: the safe Excel/CSV row writers, asynchronous data exports and Word exports."""
