@@ -4,8 +4,8 @@ The platform is `atrium serve` (SQLite, demo data) with ``ATRIUM_STORAGE_URL`` o
 runs in a process of its own on loopback. The platform's upload is the files plugin's multipart
 ``POST /api/file/iot-base-attachment/single/file-upload`` (the file part streams into the bucket while the
 body arrives, in 8 MiB parts, four in flight) and its download the attachment's address (streamed from the
-bucket); the baseline is boto3's ``upload_fileobj`` / ``download_fileobj`` of the same file to the same server.
-Both read the file from and write it to the same disk.
+bucket); the baseline is boto3's ``upload_fileobj`` / ``download_fileobj`` of the same file to the same
+server. Both read the file from and write it to the same disk.
 
 - Throughput (MB/s) of each direction beside the S3 client's: median of seven alternating rounds,
   budget at least 0.8x.
