@@ -23,7 +23,7 @@ from .multipart import FilePart, Limits, ParsedForm, parse_multipart
 from .policies import UploadPolicy
 
 #: bytes gathered in the event loop before they are handed to the store (one thread hop each)
-HAND_ON_BYTES = 1 << 20
+HAND_ON_BYTES = 4 << 20
 
 
 def _write_all(writer: storage.ObjectWriter, pieces: list[memoryview]) -> None:
