@@ -534,9 +534,11 @@ def atrium_storage_references() -> Iterable[tuple[int, str, str]]:
 def atrium_import_targets() -> list[ImportTarget]:
     """Return what the import wizard can import into (see :mod:`atrium.sdk.transfer`).
 
-    Asked by the transfer plugin each time it lists or looks up a target (not only at start): answer a
+    Called by the transfer plugin each time it lists or looks up a target (not only at start): answer a
     list the plugin keeps, and add to it when a new target appears (a published form). Answers of every
     loaded plugin are joined; a later one replaces an earlier one with the same code.
+
+    :return: the plugin's import targets (an empty list for none).
 
     Example::
 
@@ -551,8 +553,10 @@ def atrium_import_targets() -> list[ImportTarget]:
 def atrium_export_sources() -> list[ExportSource]:
     """Return the sources of asynchronous Excel exports, each under the url a client names.
 
-    Asked by the transfer plugin each time it looks up a source; answers of every loaded plugin are
+    Called by the transfer plugin each time it looks up a source; answers of every loaded plugin are
     joined, a later one replacing an earlier one with the same url.
+
+    :return: the plugin's export sources (an empty list for none).
 
     Example::
 
@@ -566,8 +570,10 @@ def atrium_export_sources() -> list[ExportSource]:
 def atrium_word_templates() -> list[WordTemplate]:
     """Return Word templates (a .docx with placeholders and the function that fills them) by code.
 
-    Asked by the transfer plugin each time it looks up a template; answers of every loaded plugin are
+    Called by the transfer plugin each time it looks up a template; answers of every loaded plugin are
     joined.
+
+    :return: the plugin's Word templates (an empty list for none).
 
     Example::
 
@@ -590,6 +596,8 @@ def atrium_services() -> dict[str, Any]:
     them through ``services()`` under a name the SDK declares (``attachments``: the files plugin's
     :class:`atrium.sdk.files.Attachments`). The object is built now but used later: it must not need
     the platform's services until it is called.
+
+    :return: the services by name (an empty dict for none).
 
     Example::
 
