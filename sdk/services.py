@@ -70,6 +70,14 @@ class StoredObject:
     sha256: str = ""
 
 
+class ObjectWriter(Protocol):
+    """An object written piece by piece: visible once committed, nothing left once aborted."""
+
+    def write(self, data: bytes | bytearray | memoryview) -> None: ...
+    def commit(self) -> StoredObject: ...
+    def abort(self) -> None: ...
+
+
 class FileStorage(Protocol):
     """Kept bytes (attachments, exports, extracts), keyed per tenant, that every server node can read.
 
@@ -108,6 +116,13 @@ class FileStorage(Protocol):
         ...
 
     def read_range(self, tenant_id: int, key: str, offset: int, length: int) -> bytes: ...
+    def writer(
+        self, tenant_id: int, key: str, content_type: str = "application/octet-stream"
+    ) -> ObjectWriter:
+        """A writer of the object ``key`` for bytes that arrive piece by piece (an upload's body): the
+        store sends them on while more are written where it can (S3 multipart)."""
+        ...
+
     def delete(self, tenant_id: int, key: str) -> None:
         """Remove an object; a missing one is not an error."""
         ...

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 import secrets
-import tempfile
 from collections.abc import Iterator
-from typing import BinaryIO, Protocol, cast
+from typing import BinaryIO
 
 from atrium.sdk.errors import NotFound
-from atrium.sdk.services import FileStorage, StoredObject, services
+from atrium.sdk.services import FileStorage, ObjectWriter, StoredObject, services
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{16,64}(\.[a-z0-9]{1,8})?$")
 CHUNK = 1 << 16
@@ -40,45 +39,10 @@ def put(tenant_id: int, stream: BinaryIO, suffix: str, content_type: str) -> Sto
     return store().put(tenant_id, new_name(suffix), stream, content_type)
 
 
-class ObjectWriter(Protocol):
-    """An object written piece by piece: visible once committed, nothing left once aborted."""
-
-    def write(self, data: bytes | bytearray | memoryview) -> None: ...
-
-    def commit(self) -> StoredObject: ...
-
-    def abort(self) -> None: ...
-
-
-class _SpooledWriter:
-    """For a store that takes whole streams only: the pieces are kept in a temporary file, put on commit."""
-
-    def __init__(self, tenant_id: int, name: str, content_type: str) -> None:
-        self.tenant_id, self.name, self.content_type = tenant_id, name, content_type
-        self._spool = tempfile.SpooledTemporaryFile(max_size=1 << 20)  # noqa: SIM115 - closed by commit or abort
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self._spool.write(data)
-
-    def commit(self) -> StoredObject:
-        try:
-            self._spool.seek(0)
-            return store().put(self.tenant_id, self.name, cast(BinaryIO, self._spool), self.content_type)
-        finally:
-            self._spool.close()
-
-    def abort(self) -> None:
-        self._spool.close()
-
-
 def writer(tenant_id: int, suffix: str, content_type: str) -> ObjectWriter:
-    """A writer of a new object under a new name (its ``key``, once committed): the store's own, which
-    sends the bytes on while more are written, where the store has one."""
-    name = new_name(suffix)
-    open_writer = getattr(store(), "writer", None)
-    if open_writer is None:
-        return _SpooledWriter(tenant_id, name, content_type)
-    return cast(ObjectWriter, open_writer(tenant_id, name, content_type))
+    """A writer of a new object under a new name (its ``key``, once committed), which sends the bytes on
+    while more are written where the store can."""
+    return store().writer(tenant_id, new_name(suffix), content_type)
 
 
 def iter_bytes(tenant_id: int, name: str, offset: int = 0, length: int | None = None) -> Iterator[bytes]:

@@ -16,7 +16,7 @@ import anyio.to_thread
 from starlette.requests import Request
 
 from atrium.sdk.errors import BadRequest, Forbidden
-from atrium.sdk.services import StoredObject
+from atrium.sdk.services import ObjectWriter, StoredObject
 
 from . import storage
 from .multipart import FilePart, Limits, ParsedForm, parse_multipart
@@ -26,7 +26,7 @@ from .policies import UploadPolicy
 HAND_ON_BYTES = 4 << 20
 
 
-def _write_all(writer: storage.ObjectWriter, pieces: list[memoryview]) -> None:
+def _write_all(writer: ObjectWriter, pieces: list[memoryview]) -> None:
     for piece in pieces:
         writer.write(piece)
 
@@ -35,7 +35,7 @@ class StoreSink:
     """A file part on its way into the object store: gathered in the event loop, handed to the store's
     writer in a worker thread (where it may wait while the store catches up, holding the body back)."""
 
-    def __init__(self, writer: storage.ObjectWriter) -> None:
+    def __init__(self, writer: ObjectWriter) -> None:
         self.writer = writer
         self._pending: list[memoryview] = []
         self._pending_bytes = 0
