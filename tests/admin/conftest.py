@@ -19,8 +19,8 @@ def boss(client: AtriumClient, tenant_factory: Callable[..., int], user_factory:
     tid = tenant_factory()
     account, password, uid = user_factory(tid, supervisor=True)
     c = client.signed_in(account, password)
-    c.tenant_id = tid  # type: ignore[attr-defined]
-    c.user_id = uid  # type: ignore[attr-defined]
+    c.tenant_id = tid
+    c.user_id = uid
     return c
 
 

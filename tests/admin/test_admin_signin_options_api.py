@@ -60,7 +60,7 @@ def domain_of(kernel: Any) -> Callable[[int], str]:
 def member(boss: AtriumClient, user_factory: Callable[..., Any]) -> Iterator[dict[str, Any]]:
     """A user of the supervisor's tenant with a phone and an e-mail address."""
     phone, email = _phone(), f"m{secrets.token_hex(4)}@example.test"
-    account, password, uid = user_factory(boss.tenant_id, mobile=phone, email=email)  # type: ignore[attr-defined]
+    account, password, uid = user_factory(boss.tenant_id, mobile=phone, email=email)
     yield {"account": account, "password": password, "userId": uid, "phone": phone, "email": email}
 
 

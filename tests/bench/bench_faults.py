@@ -606,7 +606,7 @@ def kill_worker_mid_job(plat: Platform, pg: Postgres, rd: Redis, admin: dict[str
                 "SELECT count(*) FROM transfer_contact c JOIN transfer_import_batch b ON c.batch_id = b.id "
                 "WHERE b.id = %s",
                 (batch,),
-            ).fetchone()[0]  # type: ignore[index]
+            ).fetchone()[0]
         assert state["status"] == 3 and state["errorMsg"], state
         assert saved == state["successCount"], (saved, state)
 

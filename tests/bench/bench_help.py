@@ -69,7 +69,7 @@ def corpus(n: int, seed: int = 7) -> tuple[list[tuple[str, str]], list[str]]:
     for i in range(n):
         words = rng.choices(vocab, weights, k=90)
         title = " ".join(rng.choices(vocab, k=3))
-        docs.append((f"{title} {i}", ". ".join(" ".join(words[j:j + 15]) for j in range(0, 90, 15)) + "."))
+        docs.append((f"{title} {i}", ". ".join(" ".join(words[j : j + 15]) for j in range(0, 90, 15)) + "."))
     questions = []
     for _ in range(QUESTIONS):
         _title, body = docs[rng.randrange(n)]
@@ -81,8 +81,9 @@ def corpus(n: int, seed: int = 7) -> tuple[list[tuple[str, str]], list[str]]:
 def split(docs: list[tuple[str, str]]) -> list[Any]:
     from atrium.plugins.help.text import passages
 
-    return [p for i, (title, body) in enumerate(docs)
-            for p in passages(f"help:{i}", title, body, "help", "en-us")]
+    return [
+        p for i, (title, body) in enumerate(docs) for p in passages(f"help:{i}", title, body, "help", "en-us")
+    ]
 
 
 def bench_retrieval(docs: list[tuple[str, str]], questions: list[str]) -> bm25s.BM25:
@@ -102,10 +103,21 @@ def bench_retrieval(docs: list[tuple[str, str]], questions: list[str]) -> bm25s.
     alone.index([tokenize(f"{p.title} {p.title} {p.text}") for p in found], show_progress=False)
     lib_ms = [retrieve_alone_ms(alone, q) for q in questions]
     print(f"  {len(docs):,} documents, {len(found):,} passages, {len(questions):,} questions")
-    report(f"help retrieval p99 over {len(docs):,} docs", percentile(plugin_ms, 99), percentile(lib_ms, 99),
-           "ms", "p99 < 50 ms", baseline_name="bm25s retrieve alone p99")
-    report("help retrieval p50", percentile(plugin_ms, 50), percentile(lib_ms, 50), "ms",
-           baseline_name="bm25s retrieve alone p50")
+    report(
+        f"help retrieval p99 over {len(docs):,} docs",
+        percentile(plugin_ms, 99),
+        percentile(lib_ms, 99),
+        "ms",
+        "p99 < 50 ms",
+        baseline_name="bm25s retrieve alone p99",
+    )
+    report(
+        "help retrieval p50",
+        percentile(plugin_ms, 50),
+        percentile(lib_ms, 50),
+        "ms",
+        baseline_name="bm25s retrieve alone p50",
+    )
     return alone
 
 
@@ -130,16 +142,35 @@ def store_documents(database_url: str, docs: list[tuple[str, str]]) -> None:
     engine = make_engine(database_url)
     now = utcnow()
     with engine.begin() as conn:
-        conn.execute(insert(HelpDocument.__table__), [
-            {"tenant_id": TENANT, "menu_code": "", "locale": "en-us", "title": title, "text": body,
-             "content": f"<p>{body}</p>", "manual_url": "", "sort": 0, "created_at": now, "updated_at": now}
-            for title, body in docs
-        ])
+        conn.execute(
+            insert(HelpDocument.__table__),
+            [
+                {
+                    "tenant_id": TENANT,
+                    "menu_code": "",
+                    "locale": "en-us",
+                    "title": title,
+                    "text": body,
+                    "content": f"<p>{body}</p>",
+                    "manual_url": "",
+                    "sort": 0,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for title, body in docs
+            ],
+        )
     engine.dispose()
 
 
-def bench_search_api(docs: list[tuple[str, str]], questions: list[str], alone: bm25s.BM25,
-                     database_url: str = "", redis_url: str = "", label: str = "") -> None:
+def bench_search_api(
+    docs: list[tuple[str, str]],
+    questions: list[str],
+    alone: bm25s.BM25,
+    database_url: str = "",
+    redis_url: str = "",
+    label: str = "",
+) -> None:
     """The search API on a uvicorn server over the documents stored in one tenant, each question asked of
     the API and then of bm25s alone, in turn, so both see the same neighbours on the machine."""
     with platform_server(database_url, redis_url) as server:
@@ -156,10 +187,21 @@ def bench_search_api(docs: list[tuple[str, str]], questions: list[str], alone: b
                 api_ms.append((time.perf_counter() - t0) * 1000)
                 assert body["code"] == 800, body
                 lib_ms.append(retrieve_alone_ms(alone, q))
-    report(f"help search API p99 over {len(docs):,} docs{label}", percentile(api_ms, 99),
-           percentile(lib_ms, 99), "ms", "p99 < 50 ms", baseline_name="bm25s retrieve alone p99")
-    report(f"help search API p50{label}", percentile(api_ms, 50), percentile(lib_ms, 50), "ms",
-           baseline_name="bm25s retrieve alone p50")
+    report(
+        f"help search API p99 over {len(docs):,} docs{label}",
+        percentile(api_ms, 99),
+        percentile(lib_ms, 99),
+        "ms",
+        "p99 < 50 ms",
+        baseline_name="bm25s retrieve alone p99",
+    )
+    report(
+        f"help search API p50{label}",
+        percentile(api_ms, 50),
+        percentile(lib_ms, 50),
+        "ms",
+        baseline_name="bm25s retrieve alone p50",
+    )
 
 
 def _sign_in(base: str) -> dict[str, str]:
@@ -185,8 +227,9 @@ def bench_first_byte() -> None:
     folder = Path(tempfile.mkdtemp(prefix="atrium-bare-sse-"))
     (folder / "bare_sse.py").write_text(BARE_SSE)
     port = free_port()
-    bare = subprocess.Popen(uvicorn_cmd("bare_sse:app", port), env={**os.environ, "PYTHONPATH": str(folder)},
-                            cwd=folder)
+    bare = subprocess.Popen(
+        uvicorn_cmd("bare_sse:app", port), env={**os.environ, "PYTHONPATH": str(folder)}, cwd=folder
+    )
     try:
         bare_url = f"http://127.0.0.1:{port}"
         wait_until_up(bare_url + "/chat")
@@ -200,13 +243,24 @@ def bench_first_byte() -> None:
                     first_byte_ms(plat, "/api/aigc/knowledge/chat", params=params, headers=headers)
                     first_byte_ms(b, "/chat")
                 for _ in range(TTFB_ROUNDS):  # in turn, so both see the same neighbours
-                    plugin_ms.append(first_byte_ms(plat, "/api/aigc/knowledge/chat", params=params,
-                                                   headers=headers))
+                    plugin_ms.append(
+                        first_byte_ms(plat, "/api/aigc/knowledge/chat", params=params, headers=headers)
+                    )
                     bare_ms.append(first_byte_ms(b, "/chat"))
-            report("help chat time to first streamed byte, median", statistics.median(plugin_ms),
-                   statistics.median(bare_ms), "ms", baseline_name="bare Starlette SSE median")
-            report("help chat time to first streamed byte, p99", percentile(plugin_ms, 99),
-                   percentile(bare_ms, 99), "ms", baseline_name="bare Starlette SSE p99")
+            report(
+                "help chat time to first streamed byte, median",
+                statistics.median(plugin_ms),
+                statistics.median(bare_ms),
+                "ms",
+                baseline_name="bare Starlette SSE median",
+            )
+            report(
+                "help chat time to first streamed byte, p99",
+                percentile(plugin_ms, 99),
+                percentile(bare_ms, 99),
+                "ms",
+                baseline_name="bare Starlette SSE p99",
+            )
     finally:
         bare.terminate()
         bare.wait(10)

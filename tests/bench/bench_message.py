@@ -45,7 +45,11 @@ from atrium.sdk.testing import encrypt_password
 from tests.bench.report import report
 from tests.bench.servers import Load, bare_server, platform_server, wrk
 
-REDIS = os.environ.get("ATRIUM_BENCH_REDIS_URL") or os.environ.get("ATRIUM_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
+REDIS = (
+    os.environ.get("ATRIUM_BENCH_REDIS_URL")
+    or os.environ.get("ATRIUM_TEST_REDIS_URL")
+    or "redis://127.0.0.1:6379/0"
+)
 DATABASE = os.environ.get("ATRIUM_BENCH_DATABASE_URL", "")
 ACME = 1001
 USERS = 1000
@@ -69,9 +73,15 @@ def raise_open_files(wanted: int = 32768) -> None:
 
 async def sign_in(c: httpx.AsyncClient, account: str, password: str) -> dict[str, Any]:
     enc = (await c.post("/api/base/base-user/get-enryption")).json()["data"]
-    body = (await c.post("/api/base/base-user/login", json={
-        "account": account, "password": encrypt_password(enc["publicKey"], enc["nonce"], password),
-    })).json()
+    body = (
+        await c.post(
+            "/api/base/base-user/login",
+            json={
+                "account": account,
+                "password": encrypt_password(enc["publicKey"], enc["nonce"], password),
+            },
+        )
+    ).json()
     assert body["code"] == 800, body
     data: dict[str, Any] = body["data"]
     return data
@@ -92,21 +102,34 @@ def make_users(env: dict[str, str], count: int) -> list[dict[str, Any]]:
     from atrium.kernel.runtime import Kernel
     from atrium.sdk.context import unscoped
 
-    settings = Settings(var_dir=Path(env["ATRIUM_VAR_DIR"]), database_url=env["ATRIUM_DATABASE_URL"],
-                        demo=True, scheduler=False)
+    settings = Settings(
+        var_dir=Path(env["ATRIUM_VAR_DIR"]),
+        database_url=env["ATRIUM_DATABASE_URL"],
+        demo=True,
+        scheduler=False,
+    )
     kernel = Kernel(settings)
     tag = secrets.token_hex(3)
     try:
         with unscoped(), kernel.db() as db:
             stored = db.execute(select(User.password_hash).where(User.account == "alice")).scalar_one()
-            users = [User(account=f"bench{i:04d}{tag}", password_hash=stored, full_name=f"Bench {i}",
-                          default_tenant_id=ACME) for i in range(count)]
+            users = [
+                User(
+                    account=f"bench{i:04d}{tag}",
+                    password_hash=stored,
+                    full_name=f"Bench {i}",
+                    default_tenant_id=ACME,
+                )
+                for i in range(count)
+            ]
             db.add_all(users)
             db.flush()
             db.add_all([Membership(user_id=u.id, tenant_id=ACME) for u in users])
             db.flush()
-            return [{"userId": u.id, "authorization": issue_tokens(db, kernel, u.id, ACME, "iotAutho").access}
-                    for u in users]
+            return [
+                {"userId": u.id, "authorization": issue_tokens(db, kernel, u.id, ACME, "iotAutho").access}
+                for u in users
+            ]
     finally:
         kernel.engine.dispose()
 
@@ -126,7 +149,7 @@ class PushListener(asyncio.Protocol):
         self.next_text: asyncio.Future[str] = loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport
         self.protocol.send_request(self.protocol.connect())
         self._flush()
 
@@ -184,8 +207,16 @@ class Sockets:
                     lambda: PushListener(uri, self.arrived), where.hostname, where.port
                 )
                 await asyncio.wait_for(ws.opened, 60)
-                ws.send_text(json.dumps({"type": "subscribe", "subKey": "systemNotify",
-                                         "userId": user["userId"], "systemCode": "iotAutho"}))
+                ws.send_text(
+                    json.dumps(
+                        {
+                            "type": "subscribe",
+                            "subKey": "systemNotify",
+                            "userId": user["userId"],
+                            "systemCode": "iotAutho",
+                        }
+                    )
+                )
                 ack = json.loads(await asyncio.wait_for(ws.next_text, 60))
                 assert ack["type"] == "subscribed", ack
                 self.socks.append(ws)
@@ -253,8 +284,13 @@ async def push_bench(url: str, env: dict[str, str], count: int = USERS, processe
             futs = sockets.expect(tag)
             t0 = time.perf_counter()
             audience: dict[str, Any] = {"toUsers": ids} if count <= USERS else {"toTenant": True}
-            sent = (await c.post("/api/message/admin/send", headers={"authorization": admin["authorization"]},
-                                 json={**audience, "content": f"<p>{tag}</p>"})).json()
+            sent = (
+                await c.post(
+                    "/api/message/admin/send",
+                    headers={"authorization": admin["authorization"]},
+                    json={**audience, "content": f"<p>{tag}</p>"},
+                )
+            ).json()
             assert sent["code"] == 800 and sent["data"]["recipients"] >= count, sent
             arrived = await asyncio.wait_for(asyncio.gather(*futs), 30)
             lasts.append((max(arrived) - t0) * 1000)
@@ -266,8 +302,9 @@ async def push_bench(url: str, env: dict[str, str], count: int = USERS, processe
             tag = f"direct round {r} {secrets.token_hex(3)}"
             futs = sockets.expect(tag)
             push = {"code": 800, "subKey": "systemNotify", "data": {"preview": tag}}
-            frames = [json.dumps({"key": f"systemNotify:{ACME}:{uid}:iotAutho", "payload": push})
-                      for uid in ids]
+            frames = [
+                json.dumps({"key": f"systemNotify:{ACME}:{uid}:iotAutho", "payload": push}) for uid in ids
+            ]
             t0 = time.perf_counter()
             pipe = hub.pipeline(transaction=False)
             for f in frames:
@@ -280,14 +317,36 @@ async def push_bench(url: str, env: dict[str, str], count: int = USERS, processe
     print("send to last, each round: " + ", ".join(f"{ms:,.0f} ms" for ms in lasts), flush=True)
     rtt = await pubsub_round_trip()
     n = f"{count * PAGES_PER_USER:,} sockets{where}"
-    report(f"push to {n}, send to last (median of {ROUNDS})", statistics.median(lasts), rtt, "ms",
-           budget, baseline_name="Redis pub/sub round trip")
-    report(f"push to {n}, send to last (worst of {ROUNDS})", max(lasts), rtt, "ms", budget,
-           baseline_name="Redis pub/sub round trip")
-    report(f"push to {n}, send to first (median)", statistics.median(firsts), rtt, "ms",
-           baseline_name="Redis pub/sub round trip")
-    report(f"push to {n}, send to last", statistics.median(lasts), statistics.median(direct), "ms",
-           baseline_name=f"hub fan-out alone ({count:,} publishes straight to Redis)")
+    report(
+        f"push to {n}, send to last (median of {ROUNDS})",
+        statistics.median(lasts),
+        rtt,
+        "ms",
+        budget,
+        baseline_name="Redis pub/sub round trip",
+    )
+    report(
+        f"push to {n}, send to last (worst of {ROUNDS})",
+        max(lasts),
+        rtt,
+        "ms",
+        budget,
+        baseline_name="Redis pub/sub round trip",
+    )
+    report(
+        f"push to {n}, send to first (median)",
+        statistics.median(firsts),
+        rtt,
+        "ms",
+        baseline_name="Redis pub/sub round trip",
+    )
+    report(
+        f"push to {n}, send to last",
+        statistics.median(lasts),
+        statistics.median(direct),
+        "ms",
+        baseline_name=f"hub fan-out alone ({count:,} publishes straight to Redis)",
+    )
 
 
 def _ms(text: str) -> float:
@@ -298,15 +357,28 @@ def _ms(text: str) -> float:
 
 def unread_load(url: str, token: str, script: Path) -> Load:
     """wrk with a Lua script, for the POST body (the shared helper loads GET endpoints)."""
-    cmd = ["wrk", "-t1", "-c64", f"-d{WRK_SECONDS}s", "--latency", "-s", str(script),
-           "-H", f"authorization: {token}", "-H", "language: en#us", "-H", "content-type: application/json",
-           url + f"{INBOX}/unread-message-total"]
+    cmd = [
+        "wrk",
+        "-t1",
+        "-c64",
+        f"-d{WRK_SECONDS}s",
+        "--latency",
+        "-s",
+        str(script),
+        "-H",
+        f"authorization: {token}",
+        "-H",
+        "language: en#us",
+        "-H",
+        "content-type: application/json",
+        url + f"{INBOX}/unread-message-total",
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     if "Non-2xx" in out or "Socket errors" in out:
         print(out)
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))
+    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))
     return Load(rps, p50, p99)
 
 
@@ -324,16 +396,26 @@ def main() -> None:
             script = Path(tmp) / "post.lua"
             body = json.dumps({"params": {"systemCodes": ["iotAutho"]}})
             script.write_text(f"wrk.method = \"POST\"\nwrk.body = '{body}'\n")
-            check = httpx.post(srv.url + f"{INBOX}/unread-message-total", headers={"authorization": alice},
-                               json={"params": {"systemCodes": ["iotAutho"]}}).json()
+            check = httpx.post(
+                srv.url + f"{INBOX}/unread-message-total",
+                headers={"authorization": alice},
+                json={"params": {"systemCodes": ["iotAutho"]}},
+            ).json()
             assert check["code"] == 800, check
             base_runs, runs = [], []
             for _ in range(WRK_ROUNDS):
                 base_runs.append(wrk(f"{bare.url}/bare", seconds=WRK_SECONDS))
                 runs.append(unread_load(srv.url, alice, script))
         base, load = best(base_runs), best(runs)
-        report("unread-message-total req/s", load.rps, base.rps, "req/s", ">= 0.35x", baseline_name="bare",
-               higher_is_better=True)
+        report(
+            "unread-message-total req/s",
+            load.rps,
+            base.rps,
+            "req/s",
+            ">= 0.35x",
+            baseline_name="bare",
+            higher_is_better=True,
+        )
         report("unread-message-total p99", load.p99_ms, base.p99_ms, "ms", "<= 3x", baseline_name="bare")
         report("unread-message-total p50", load.p50_ms, base.p50_ms, "ms", baseline_name="bare")
     if LARGE:

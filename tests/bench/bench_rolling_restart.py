@@ -338,7 +338,7 @@ def main() -> None:
             stack.callback(stop, worker)
             proxy = stack.enter_context(nginx(nodes[0].port, nodes[1].port))
             with httpx.Client(base_url=proxy, timeout=60) as c:
-                headers = AtriumClient(c).signed_in("admin").headers  # type: ignore[arg-type]
+                headers = AtriumClient(c).signed_in("admin").headers
             began = time.monotonic()
             with Traffic(proxy, headers) as traffic:
                 time.sleep(SETTLE_SECONDS)

@@ -153,7 +153,7 @@ def main() -> None:
         with moto_s3() as s3:
             bucket = s3.bucket()
             with node_on_s3(s3.url(bucket)) as (url, proc, _var), httpx.Client(base_url=url, timeout=60) as c:
-                admin = AtriumClient(c).signed_in("admin")  # type: ignore[arg-type]
+                admin = AtriumClient(c).signed_in("admin")
                 payload = make_file(folder, SIZE)
                 warm = make_file(folder, 16 * MB)
                 t = Transfers(url, admin, s3.client, bucket, proc.pid, folder)

@@ -41,8 +41,8 @@ def throughput(runner: Any) -> float:
 
 
 def main() -> None:
-    threads = ThreadTaskRunner(None, workers=4)  # type: ignore[arg-type]
-    queue = QueueTaskRunner(None, REDIS_URL, f"atrium-bench-{secrets.token_hex(4)}:tasks", threads=2)  # type: ignore[arg-type]
+    threads = ThreadTaskRunner(None, workers=4)
+    queue = QueueTaskRunner(None, REDIS_URL, f"atrium-bench-{secrets.token_hex(4)}:tasks", threads=2)
     queue.start()
     try:
         throughput(threads), throughput(queue)  # warm up both
@@ -51,8 +51,14 @@ def main() -> None:
     finally:
         queue.shutdown()
         threads.shutdown()
-    report("tasks through the RQ queue", queue_rate, pool_rate, "tasks/s",
-           baseline_name="in-process thread pool", higher_is_better=True)
+    report(
+        "tasks through the RQ queue",
+        queue_rate,
+        pool_rate,
+        "tasks/s",
+        baseline_name="in-process thread pool",
+        higher_is_better=True,
+    )
 
 
 if __name__ == "__main__":

@@ -115,7 +115,7 @@ def ingestion() -> None:
             text=True,
             check=True,
         ).stdout
-        requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+        requests = int(re.search(r"(\d+) requests in", out).group(1))
         if "Non-2xx" in out or "Socket errors" in out:
             print(out)
         expected = before + requests * BATCH
@@ -197,7 +197,7 @@ def dashboard() -> None:
     pg = kernel.engine.dialect.name == "postgresql"
     try:
         upgrade(kernel)
-        sdk_services.bind(kernel)  # type: ignore[arg-type]
+        sdk_services.bind(kernel)
         today = utcnow().date()
         start = f"{today - timedelta(days=89)} 08:00:00"
         t = time.perf_counter()

@@ -182,7 +182,7 @@ def register(kernel: Any) -> None:
             name="Bench",
             write=write,
             fields=[
-                ImportField(k, t, type=types.get(k, "str"), required=k == "id")  # type: ignore[arg-type]
+                ImportField(k, t, type=types.get(k, "str"), required=k == "id")
                 for k, t in zip(KEYS, TITLES, strict=True)
             ],
         )

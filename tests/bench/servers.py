@@ -181,7 +181,7 @@ def wrk(
             )
             cmd += ["-s", str(script)]
         out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50, p99 = (_ms(latency_percentile(out, p)) for p in ("50%", "99%"))
     if "Non-2xx" in out or "Socket errors" in out:
         print(out)

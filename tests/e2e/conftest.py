@@ -124,12 +124,12 @@ def _is_local(url: str, base: str) -> bool:
 
 
 @pytest.fixture
-def context(browser, live_server):  # type: ignore[no-untyped-def]
+def context(browser, live_server):
     """A fresh browser profile in English; any address outside the test server is answered locally."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
 
-    def outside(route):  # type: ignore[no-untyped-def]
+    def outside(route):
         if _is_local(route.request.url, live_server.url):
             route.fallback()
         else:
@@ -143,22 +143,22 @@ def context(browser, live_server):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(context):  # type: ignore[no-untyped-def]
+def page(context):
     p = context.new_page()
-    p.page_errors = []  # type: ignore[attr-defined]
-    p.on("pageerror", lambda e: p.page_errors.append(str(e)))  # type: ignore[attr-defined]
+    p.page_errors = []
+    p.on("pageerror", lambda e: p.page_errors.append(str(e)))
     p.set_default_timeout(15000)
     yield p
 
 
-def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def sign_in(
     page, base: str, account: str = "admin", password: str = "Admin@123", *, expect_home: bool = True
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     page.goto(base + "/login")
     page.locator("#account").fill(account)
     page.locator("#password").fill(password)
@@ -170,12 +170,12 @@ def sign_in(
 
 
 @pytest.fixture
-def admin_page(page, live_server):  # type: ignore[no-untyped-def]
+def admin_page(page, live_server):
     sign_in(page, live_server.url)
     return page
 
 
-def user_menu(page, item: str, url_part: str | None = None) -> None:  # type: ignore[no-untyped-def]
+def user_menu(page, item: str, url_part: str | None = None) -> None:
     """Picks an item of the user dropdown (retried: the navbar may re-render while its slots load)."""
     for attempt in range(3):
         page.get_by_test_id("user-menu").click()

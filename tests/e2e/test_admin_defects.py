@@ -90,7 +90,7 @@ def log_in(page: Any, base: str, account: str, password: str) -> None:
 
 
 @pytest.fixture
-def console(browser, live_server) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+def console(browser, live_server) -> Iterator[Any]:
     """Opens a page in a language and width, signed in as `account` (the administrator by default)."""
     contexts: list[Any] = []
 

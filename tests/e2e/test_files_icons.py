@@ -23,7 +23,7 @@ def png(path: Path, color: str) -> Path:
     return path
 
 
-def dialog_width(dialog) -> int:  # type: ignore[no-untyped-def]
+def dialog_width(dialog) -> int:
     """The dialog's laid-out width once its opening animation has finished."""
     dialog.page.wait_for_function(
         "el => !el.closest('.ant-zoom-appear, .ant-zoom-enter')", arg=dialog.element_handle()
@@ -31,12 +31,12 @@ def dialog_width(dialog) -> int:  # type: ignore[no-untyped-def]
     return round(float(dialog.evaluate("el => el.getBoundingClientRect().width")))
 
 
-def open_icons(page, base: str) -> None:  # type: ignore[no-untyped-def]
+def open_icons(page, base: str) -> None:
     page.goto(base + "/fileCenter")
     page.get_by_role("tab", name="Custom icons").click()
 
 
-def test_documents_list_shows_uploads(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_documents_list_shows_uploads(page, live_server) -> None:
     sign_in(page, live_server.url)
     page.goto(live_server.url + "/fileCenter")
     row = page.locator("tr", has_text="acme-banner.png")
@@ -48,7 +48,7 @@ def test_documents_list_shows_uploads(page, live_server) -> None:  # type: ignor
     assert page.page_errors == []
 
 
-def test_custom_icon_upload_edit_delete(page, live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_custom_icon_upload_edit_delete(page, live_server, tmp_path: Path) -> None:
     sign_in(page, live_server.url)
     open_icons(page, live_server.url)
     library = page.get_by_test_id("icon-library").first
@@ -79,7 +79,7 @@ def test_custom_icon_upload_edit_delete(page, live_server, tmp_path: Path) -> No
     assert page.page_errors == []
 
 
-def test_icon_picker_dialog(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_icon_picker_dialog(page, live_server) -> None:
     sign_in(page, live_server.url)
     open_icons(page, live_server.url)
     page.get_by_test_id("open-picker").click(timeout=LOAD)
@@ -98,7 +98,7 @@ def test_icon_picker_dialog(page, live_server) -> None:  # type: ignore[no-untyp
     assert page.page_errors == []
 
 
-def test_a_user_cannot_change_icons_of_others(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_a_user_cannot_change_icons_of_others(page, live_server) -> None:
     sign_in(page, live_server.url, "alice", "Alice@123")
     open_icons(page, live_server.url)
     library = page.get_by_test_id("icon-library").first

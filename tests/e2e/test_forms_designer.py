@@ -18,18 +18,18 @@ LOAD = 30000
 OPEN = ".ant-select-dropdown:not(.ant-select-dropdown-hidden)"
 
 
-def field(page, key: str):  # type: ignore[no-untyped-def]
+def field(page, key: str):
     return page.get_by_test_id(f"field-{key}")
 
 
-def new_form(page, base: str, code: str, name: str) -> None:  # type: ignore[no-untyped-def]
+def new_form(page, base: str, code: str, name: str) -> None:
     page.goto(base + "/form-design")
     page.get_by_test_id("design-new").click(timeout=LOAD)
     page.get_by_test_id("design-code").fill(code)
     page.get_by_test_id("design-name").fill(name)
 
 
-def drag(page, source, target, x: float = 0.5, y: float = 0.5) -> None:  # type: ignore[no-untyped-def]
+def drag(page, source, target, x: float = 0.5, y: float = 0.5) -> None:
     """Drags ``source`` with the mouse in small steps and releases it at the fractions ``x``, ``y`` of the
     width and height of ``target`` (the drag and drop library follows real pointer moves)."""
     start, end = source.bounding_box(), target.bounding_box()
@@ -44,13 +44,13 @@ def drag(page, source, target, x: float = 0.5, y: float = 0.5) -> None:  # type:
     page.mouse.up()
 
 
-def canvas_keys(page) -> list[str]:  # type: ignore[no-untyped-def]
+def canvas_keys(page) -> list[str]:
     """The keys of the fields on the designer's canvas, in order."""
     tiles = page.get_by_test_id("canvas").locator("[data-testid^=canvas-field-]")
     return [tiles.nth(i).get_attribute("data-key") or "" for i in range(tiles.count())]
 
 
-def choose(page, select, option: str, typed: str = "") -> None:  # type: ignore[no-untyped-def]
+def choose(page, select, option: str, typed: str = "") -> None:
     """Opens an antd select, types into its search when asked, and picks an option by its title."""
     select.click()
     if typed:
@@ -58,7 +58,7 @@ def choose(page, select, option: str, typed: str = "") -> None:  # type: ignore[
     page.locator(OPEN).get_by_title(option).click()
 
 
-def test_preview_of_an_unpublished_version(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_preview_of_an_unpublished_version(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     new_form(page, base, "preview-e2e", "预览检查")
@@ -124,7 +124,7 @@ def test_preview_of_an_unpublished_version(page, live_server) -> None:  # type: 
     assert page.page_errors == []
 
 
-def test_people_pickers_and_editing_a_submission(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_people_pickers_and_editing_a_submission(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     new_form(page, base, "people-e2e", "People check")
@@ -182,7 +182,7 @@ def test_people_pickers_and_editing_a_submission(page, live_server) -> None:  # 
     assert page.page_errors == []
 
 
-def test_dragging_fields_onto_the_grid(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_dragging_fields_onto_the_grid(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     new_form(page, base, "drag-e2e", "Drag check")
@@ -244,7 +244,7 @@ def test_dragging_fields_onto_the_grid(page, live_server) -> None:  # type: igno
     order = ["number2", "date4", "select3", "text1", "textarea5"]
     page.get_by_role("button", name="Preview").click()
     page.wait_for_url(re.compile(r"/form-preview\?formId=\d+&version=1$"))
-    form_id = re.search(r"formId=(\d+)", page.url).group(1)  # type: ignore[union-attr]
+    form_id = re.search(r"formId=(\d+)", page.url).group(1)
     saved = api(base).get("/api/form/design/detail", params={"formId": form_id}).json()
     assert saved["code"] == 800, saved
     assert list(saved["data"]["schema"]["properties"]) == order
@@ -258,5 +258,5 @@ def test_dragging_fields_onto_the_grid(page, live_server) -> None:  # type: igno
     assert testids == [f"field-{k}" for k in order]
     expect(field(page, "select3")).to_contain_text("Colour")
     tops = [field(page, k).bounding_box() for k in order]
-    assert all(tops) and [b["y"] for b in tops] == sorted(b["y"] for b in tops)  # type: ignore[index]
+    assert all(tops) and [b["y"] for b in tops] == sorted(b["y"] for b in tops)
     assert page.page_errors == []

@@ -20,23 +20,23 @@ LOAD = 30000
 SCREENS = Path("/tmp/atrium-forms-screens")
 
 
-def field(page, key: str):  # type: ignore[no-untyped-def]
+def field(page, key: str):
     return page.get_by_test_id(f"field-{key}")
 
 
-def pick(page, key: str, option: str) -> None:  # type: ignore[no-untyped-def]
+def pick(page, key: str, option: str) -> None:
     field(page, key).locator(".ant-select").click()
     page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)").get_by_title(option).click()
 
 
-def pick_today_range(page, key: str) -> None:  # type: ignore[no-untyped-def]
+def pick_today_range(page, key: str) -> None:
     field(page, key).locator(".ant-picker").click()
     today = page.locator(".ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-cell-today")
     today.first.click()
     today.first.click()
 
 
-def design(page, base: str, code: str) -> None:  # type: ignore[no-untyped-def]
+def design(page, base: str, code: str) -> None:
     """Designs a trip form (destination, nights 1 to 30, transport) and publishes it under ``code``."""
     page.goto(base + "/form-design")
     page.get_by_test_id("design-new").click(timeout=LOAD)
@@ -61,7 +61,7 @@ def design(page, base: str, code: str) -> None:  # type: ignore[no-untyped-def]
     expect(page.get_by_text("Version 2 published")).to_be_visible()
 
 
-def test_design_publish_fill_search_and_export(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_design_publish_fill_search_and_export(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     design(page, base, "trip-e2e")
@@ -126,7 +126,7 @@ def test_design_publish_fill_search_and_export(page, live_server) -> None:  # ty
     assert page.page_errors == []
 
 
-def test_leave_request_from_the_menu(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_leave_request_from_the_menu(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     page.get_by_test_id("sidebar").get_by_text("Workbench", exact=True).click()
@@ -160,7 +160,7 @@ RAW_KEY = re.compile(r"\b(web|forms|menu)\.[a-zA-Z]+\b")
 
 @pytest.mark.parametrize("locale", ["zh-cn", "en-us"])
 @pytest.mark.parametrize("width", [1440, 390])
-def test_screens_at_each_width_and_language(browser, live_server, locale: str, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_screens_at_each_width_and_language(browser, live_server, locale: str, width: int) -> None:
     base = live_server.url
     ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": locale, "url": base}])
@@ -202,7 +202,7 @@ KINDS = [
 ]  # fmt: skip
 
 
-def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_every_field_kind_renders_and_submits(page, live_server) -> None:
     base = live_server.url
     sign_in(page, base)
     page.goto(base + "/form-design")
@@ -271,12 +271,12 @@ def test_every_field_kind_renders_and_submits(page, live_server) -> None:  # typ
     assert page.page_errors == []
 
 
-def test_list_total_past_the_count_limit(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_list_total_past_the_count_limit(page, live_server) -> None:
     """Past 10,000 matches the server says its total is not exact: the list shows "10,000+"."""
     base = live_server.url
     sign_in(page, base)
 
-    def capped(route):  # type: ignore[no-untyped-def]
+    def capped(route):
         answer = route.fetch().json()
         answer["data"].update(total=10000, totalExact=False)
         route.fulfill(json=answer)

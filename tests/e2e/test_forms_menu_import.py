@@ -35,11 +35,11 @@ def api(base: str, account: str = "admin") -> httpx.Client:
     return http
 
 
-def field(page, key: str):  # type: ignore[no-untyped-def]
+def field(page, key: str):
     return page.get_by_test_id(f"field-{key}")
 
 
-def design_score_sheet(page, base: str, code: str) -> None:  # type: ignore[no-untyped-def]
+def design_score_sheet(page, base: str, code: str) -> None:
     """Name (required), Score (0 to 100) and Grade (A, B or C), published under ``code``."""
     page.goto(base + "/form-design")
     page.get_by_test_id("design-new").click(timeout=LOAD)
@@ -70,7 +70,7 @@ def workbook(path: Path, rows: int) -> Path:
     return path
 
 
-def test_a_form_on_a_new_menu_filled_and_imported(page, live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_form_on_a_new_menu_filled_and_imported(page, live_server, tmp_path: Path) -> None:
     base = live_server.url
     code = f"score-{secrets.token_hex(3)}"
     sign_in(page, base)
@@ -100,7 +100,7 @@ def test_a_form_on_a_new_menu_filled_and_imported(page, live_server, tmp_path: P
         assert gone.json()["code"] == 800, gone.text
 
 
-def check_menu_fill_and_import(page, base: str, code: str, admin: httpx.Client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def check_menu_fill_and_import(page, base: str, code: str, admin: httpx.Client, tmp_path: Path) -> None:
     # opened from the sidebar: the menu resolves to the form's published version in the layout's 3 columns
     page.goto(base + "/home")
     page.get_by_test_id("sidebar").get_by_text(f"Score sheet {code}", exact=True).click(timeout=LOAD)

@@ -34,8 +34,9 @@ def ensure_remotes_built(*names: str) -> None:
     for name in names:
         folder = ROOT / "web-plugins" / name
         if not (folder / "dist" / "remoteEntry.js").exists():
-            subprocess.run(["npx", "webpack", "--mode", "production"], cwd=folder, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["npx", "webpack", "--mode", "production"], cwd=folder, check=True, stdout=subprocess.DEVNULL
+            )
 
 
 ensure_remotes_built("help", "message")
@@ -54,8 +55,11 @@ def api(base: str, account: str) -> httpx.Client:
 @pytest.fixture
 def chat_on(page: Any) -> Any:
     def flag(route: Any) -> None:
-        route.fulfill(status=200, content_type="application/json",
-                      body=json.dumps({"code": 800, "msg": "Success", "data": True}))
+        route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps({"code": 800, "msg": "Success", "data": True}),
+        )
 
     page.route("**/api/base/aigc/enable", flag)
     return page
@@ -90,8 +94,9 @@ def test_help_on_a_page_with_a_document_and_on_one_without(chat_on, live_server)
     page.goto(live_server.url + "/letters")
     drawer = open_help(page)
     expect(drawer).to_contain_text("Messages — introduction")
-    expect(drawer.get_by_test_id("help-document")).to_contain_text("Messages and the message bell",
-                                                                     timeout=WAIT)
+    expect(drawer.get_by_test_id("help-document")).to_contain_text(
+        "Messages and the message bell", timeout=WAIT
+    )
     expect(drawer.get_by_test_id("help-document")).to_contain_text("mark all read")
     expect(drawer.get_by_test_id("help-no-doc")).to_have_count(0)
     shot(page, "help-drawer-document")
@@ -99,12 +104,14 @@ def test_help_on_a_page_with_a_document_and_on_one_without(chat_on, live_server)
 
     page.goto(live_server.url + "/api-center/analytics")
     drawer = open_help(page)
-    expect(drawer.get_by_test_id("help-no-doc")).to_have_text("No help document exists yet for this page",
-                                                              timeout=WAIT)
+    expect(drawer.get_by_test_id("help-no-doc")).to_have_text(
+        "No help document exists yet for this page", timeout=WAIT
+    )
 
 
 def with_manual(page: Any, menu_url: str, manual: str) -> None:
     """The menus answer with a user-manual address on the menu at `menu_url`."""
+
     def menus(route: Any) -> None:
         body = route.fetch().json()
 
@@ -130,15 +137,17 @@ def test_toolbar_help_opens_the_manual_the_document_or_says_there_is_none(chat_o
     page.get_by_test_id("toolbar-help").click()
     drawer = page.get_by_role("dialog").filter(has=page.get_by_test_id("help-document"))
     expect(drawer).to_contain_text("Messages — introduction", timeout=WAIT)
-    expect(drawer.get_by_test_id("help-document")).to_contain_text("Messages and the message bell",
-                                                                     timeout=WAIT)
+    expect(drawer.get_by_test_id("help-document")).to_contain_text(
+        "Messages and the message bell", timeout=WAIT
+    )
     page.keyboard.press("Escape")
     expect(drawer).to_be_hidden(timeout=WAIT)
 
     page.goto(live_server.url + "/api-center/analytics")
     page.get_by_test_id("toolbar-help").click()
-    expect(page.locator(".ant-message-notice")).to_have_text("There is no help document for this page yet",
-                                                              timeout=WAIT)
+    expect(page.locator(".ant-message-notice")).to_have_text(
+        "There is no help document for this page yet", timeout=WAIT
+    )
     expect(page.get_by_test_id("help-document")).to_have_count(0)
 
     page.goto(live_server.url + "/help-center")  # it has a document too: the manual comes first

@@ -30,8 +30,9 @@ def ensure_remotes_built(*names: str) -> None:
     for name in names:
         folder = ROOT / "web-plugins" / name
         if not (folder / "dist" / "remoteEntry.js").exists():
-            subprocess.run(["npx", "webpack", "--mode", "production"], cwd=folder, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["npx", "webpack", "--mode", "production"], cwd=folder, check=True, stdout=subprocess.DEVNULL
+            )
 
 
 ensure_remotes_built("message", "watermark")
@@ -67,12 +68,18 @@ class Api:
 def new_user(admin: Api, base: str) -> Api:
     """A new Acme user who has already replaced the first password (so no password dialog pops)."""
     account = f"e2e{secrets.token_hex(3)}"
-    admin.ok("POST", "/api/base/admin/users", json={"account": account, "password": "Start0pass",
-                                                      "userFullName": f"Reader {account}"})
+    admin.ok(
+        "POST",
+        "/api/base/admin/users",
+        json={"account": account, "password": "Start0pass", "userFullName": f"Reader {account}"},
+    )
     first = Api(base, account, "Start0pass")
     b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
-    first.ok("POST", "/api/base/base-user/update-pwd",
-             json={"oldMagic": b64("Start0pass"), "magic": b64(PASSWORD), "confirmMagic": b64(PASSWORD)})
+    first.ok(
+        "POST",
+        "/api/base/base-user/update-pwd",
+        json={"oldMagic": b64("Start0pass"), "magic": b64(PASSWORD), "confirmMagic": b64(PASSWORD)},
+    )
     return Api(base, account, PASSWORD)
 
 
@@ -131,8 +138,10 @@ def test_letters_page(page, live_server):
     scroller = page.get_by_test_id("letters-scroll")
     seen = []
     while not seen or seen[-1] < 25:
-        page.wait_for_function("n => document.querySelectorAll('[data-testid=letter-row]').length > n",
-                               arg=seen[-1] if seen else 0)
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=letter-row]').length > n",
+            arg=seen[-1] if seen else 0,
+        )
         page.wait_for_timeout(300)  # let a page that is still arriving finish
         seen.append(rows.count())
         scroller.evaluate("el => el.scrollTo(0, el.scrollHeight)")
@@ -244,8 +253,11 @@ def test_signing_straight_back_in_after_signing_out_stays_signed_in(page, live_s
 
 def set_enabled(admin: Api, tenant_id: int, enabled: bool) -> None:
     for plugin in ("message", "watermark"):
-        admin.ok("POST", "/api/base/admin/plugins/state",
-                 json={"plugin": plugin, "enabled": enabled, "tenantId": tenant_id})
+        admin.ok(
+            "POST",
+            "/api/base/admin/plugins/state",
+            json={"plugin": plugin, "enabled": enabled, "tenantId": tenant_id},
+        )
 
 
 def test_disabling_for_one_tenant_removes_bell_letters_and_watermark(browser, live_server):
@@ -254,8 +266,9 @@ def test_disabling_for_one_tenant_removes_bell_letters_and_watermark(browser, li
     base = live_server.url
     admin = Api(base, "admin")  # super administrator, in Acme
     globex_admin = Api(base, "admin")
-    switched = globex_admin.ok("POST",
-                               f"/api/base/base-user/change-tenant?tenantId={GLOBEX}&systemCode=iotAutho")
+    switched = globex_admin.ok(
+        "POST", f"/api/base/base-user/change-tenant?tenantId={GLOBEX}&systemCode=iotAutho"
+    )
     globex_admin.http.headers["authorization"] = switched["authorization"]
     bob_id = Api(base, "bob").profile["userId"]
     mark = globex_admin.ok("POST", "/api/watermark/admin/save", json={"fwContent": "Globex {account}"})

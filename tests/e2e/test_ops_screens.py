@@ -35,7 +35,7 @@ TEXT = {
 }
 
 
-def _sign_in(page, base: str) -> None:  # type: ignore[no-untyped-def]
+def _sign_in(page, base: str) -> None:
     page.goto(base + "/login")
     page.locator("#account").fill("admin")
     page.locator("#password").fill("Admin@123")
@@ -44,7 +44,7 @@ def _sign_in(page, base: str) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_url("**/home")
 
 
-def _confirm(page) -> None:  # type: ignore[no-untyped-def]
+def _confirm(page) -> None:
     """Answers the open confirmation with its primary button (antd spaces two-character Chinese labels)."""
     shown = page.locator(".ant-popconfirm:not(.ant-popover-hidden)")
     expect(shown).to_have_count(1)
@@ -52,26 +52,26 @@ def _confirm(page) -> None:  # type: ignore[no-untyped-def]
     expect(shown).to_have_count(0)
 
 
-def _fits(page) -> None:  # type: ignore[no-untyped-def]
+def _fits(page) -> None:
     """Nothing sticks out of the window sideways (tables scroll inside their cards)."""
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the page is {overflow}px wider than the window"
 
 
-def _settled(page) -> None:  # type: ignore[no-untyped-def]
+def _settled(page) -> None:
     """No load in flight and the animations over, for a steady screenshot."""
     expect(page.get_by_test_id("ops-refresh")).not_to_have_class(re.compile("ant-btn-loading"))
     page.wait_for_timeout(600)
 
 
-def _no_raw_keys(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def _no_raw_keys(page, name: str) -> None:
     text = page.get_by_test_id(name).inner_text()
     assert not RAW_KEY.search(text), RAW_KEY.search(text)
 
 
 @pytest.mark.parametrize("locale", ["zh-cn", "en-us"])
 @pytest.mark.parametrize(("device", "size"), [("desktop", (1280, 800)), ("phone", (390, 844))])
-def test_ops_screens(browser, live_server, locale: str, device: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+def test_ops_screens(browser, live_server, locale: str, device: str, size: tuple[int, int]) -> None:
     base = live_server.url
     words = TEXT[locale]
     phone = device == "phone"

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 LOAD = 30000
 
 
-def do_task(page, node: str) -> None:  # type: ignore[no-untyped-def]
+def do_task(page, node: str) -> None:
     row = page.get_by_test_id(f"process-task-{node}")
     expect(row).to_be_visible(timeout=LOAD)
     row.get_by_test_id("process-complete").click()
@@ -22,7 +22,7 @@ def do_task(page, node: str) -> None:  # type: ignore[no-untyped-def]
     expect(page.get_by_test_id(f"process-task-{node}")).to_have_count(0, timeout=LOAD)
 
 
-def test_leave_approval_by_two_people(page, browser, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_leave_approval_by_two_people(page, browser, live_server) -> None:
     base = live_server.url
     bpmn_requests: list[str] = []
     page.on("request", lambda r: bpmn_requests.append(r.url) if "bpmn-" in r.url else None)
@@ -60,7 +60,7 @@ def test_leave_approval_by_two_people(page, browser, live_server) -> None:  # ty
     assert any("bpmn-viewer" in u for u in bpmn_requests)
 
 
-def test_designer_checks_the_model_id(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_designer_checks_the_model_id(admin_page, live_server) -> None:
     page = admin_page
     page.goto(live_server.url + "/process_manage/design/new")
     expect(page.get_by_test_id("process-canvas").locator(".djs-container")).to_be_visible(timeout=LOAD)

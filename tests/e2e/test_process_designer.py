@@ -14,24 +14,24 @@ pytestmark = pytest.mark.e2e
 LOAD = 30000
 
 
-def open_designer(page, base: str) -> None:  # type: ignore[no-untyped-def]
+def open_designer(page, base: str) -> None:
     page.goto(base + "/process_manage/design/new")
     expect(page.get_by_test_id("process-canvas").locator(".djs-container")).to_be_visible(timeout=LOAD)
     expect(page.get_by_test_id("process-save")).to_be_enabled(timeout=LOAD)
     expect(shape(page, "start")).to_be_visible()
 
 
-def shape(page, element_id: str):  # type: ignore[no-untyped-def]
+def shape(page, element_id: str):
     return page.locator(f'.djs-element.djs-shape[data-element-id="{element_id}"]')
 
 
-def center(page, element_id: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def center(page, element_id: str) -> tuple[float, float]:
     box = shape(page, element_id).bounding_box()
     assert box is not None, element_id
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def select(page, element_id: str) -> None:  # type: ignore[no-untyped-def]
+def select(page, element_id: str) -> None:
     """Selects one node with a click (a click on the only selected node would deselect it)."""
     selected = page.locator(f'.djs-element.selected[data-element-id="{element_id}"]')
     if selected.count() == 0 or page.locator(".djs-element.selected").count() > 1:
@@ -41,7 +41,7 @@ def select(page, element_id: str) -> None:  # type: ignore[no-untyped-def]
     expect(page.locator(".djs-element.selected")).to_have_count(1)
 
 
-def append(page, source: str, action: str) -> str:  # type: ignore[no-untyped-def]
+def append(page, source: str, action: str) -> str:
     """Appends a node to `source` with its context pad; answers the new node's id."""
     select(page, source)
     shapes = page.locator(".djs-element.djs-shape")
@@ -54,11 +54,11 @@ def append(page, source: str, action: str) -> str:  # type: ignore[no-untyped-de
     return element_id
 
 
-def lines(page) -> int:  # type: ignore[no-untyped-def]
+def lines(page) -> int:
     return page.locator(".djs-element.djs-connection").count()
 
 
-def connect(page, source: str, target: str) -> None:  # type: ignore[no-untyped-def]
+def connect(page, source: str, target: str) -> None:
     """Draws a line with the mouse: the source's connect tool, dragged onto the target."""
     select(page, source)
     tool = page.locator('.djs-context-pad .entry[data-action="connect"]')
@@ -74,7 +74,7 @@ def connect(page, source: str, target: str) -> None:  # type: ignore[no-untyped-
     page.wait_for_timeout(450)
 
 
-def refused(page, text: str) -> None:  # type: ignore[no-untyped-def]
+def refused(page, text: str) -> None:
     alert = page.get_by_test_id("process-refused")
     expect(alert).to_be_visible()
     expect(alert).to_contain_text(text)
@@ -82,7 +82,7 @@ def refused(page, text: str) -> None:  # type: ignore[no-untyped-def]
     expect(alert).to_have_count(0)
 
 
-def test_designer_refuses_bad_lines_and_wants_gateway_conditions(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_designer_refuses_bad_lines_and_wants_gateway_conditions(admin_page, live_server) -> None:
     page = admin_page
     open_designer(page, live_server.url)
     first = append(page, "start", "append.append-task")
@@ -121,7 +121,7 @@ def test_designer_refuses_bad_lines_and_wants_gateway_conditions(admin_page, liv
     expect(page.get_by_test_id("process-refused")).to_have_count(0)
 
 
-def test_properties_panel_names_the_task(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_properties_panel_names_the_task(admin_page, live_server) -> None:
     page = admin_page
     modeler: list[str] = []
     page.on("request", lambda r: modeler.append(r.url) if "bpmn-modeler" in r.url else None)
@@ -150,7 +150,7 @@ def test_properties_panel_names_the_task(admin_page, live_server) -> None:  # ty
     expect(shape(page, task).locator("text")).to_have_text("Check the request")
 
 
-def test_designer_in_chinese_and_on_a_phone(browser, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_designer_in_chinese_and_on_a_phone(browser, live_server) -> None:
     base = live_server.url
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     context.add_cookies([{"name": "language", "value": "en-us", "url": base}])

@@ -48,7 +48,7 @@ def choose(page: Page, test_id: str, option: str) -> None:
     dropdown.locator(f'.ant-select-item-option[title="{option}"]').click()
 
 
-def test_script_task_wants_its_content(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_script_task_wants_its_content(admin_page, live_server) -> None:
     page = admin_page
     open_designer(page, live_server.url)
     append(page, "start", "append.script-task")
@@ -64,7 +64,7 @@ def test_script_task_wants_its_content(admin_page, live_server) -> None:  # type
     no_problems(page)
 
 
-def test_http_task_settings_are_checked_and_saved(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_http_task_settings_are_checked_and_saved(admin_page, live_server) -> None:
     page = admin_page
     open_designer(page, live_server.url)
     key = f"http_{int(time.time() * 1000) % 10**9}"
@@ -117,7 +117,7 @@ def test_http_task_settings_are_checked_and_saved(admin_page, live_server) -> No
     no_problems(page)
 
 
-def test_parameters_and_timers_are_checked(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_parameters_and_timers_are_checked(admin_page, live_server) -> None:
     page = admin_page
     open_designer(page, live_server.url)
     task = append(page, "start", "append.append-task")
@@ -152,7 +152,7 @@ def test_parameters_and_timers_are_checked(admin_page, live_server) -> None:  # 
     expect(page.get_by_test_id("param-name-0")).to_have_value("days")
 
 
-def test_import_refuses_other_file_types(admin_page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_import_refuses_other_file_types(admin_page, live_server) -> None:
     page = admin_page
     open_designer(page, live_server.url)
     with page.expect_file_chooser() as chooser:
@@ -185,7 +185,7 @@ def _no_overlap(page: Page) -> None:
 
 
 @pytest.mark.parametrize("language", ["en-us", "zh-cn"])
-def test_http_settings_pictured(browser, live_server, language: str) -> None:  # type: ignore[no-untyped-def]
+def test_http_settings_pictured(browser, live_server, language: str) -> None:
     base = live_server.url
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((1440, 900), (390, 844)):

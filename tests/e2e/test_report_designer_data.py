@@ -61,7 +61,7 @@ def create_source(page: Page, base: str, name: str, path: Path) -> None:
 
 def test_sqlite_source_table_dataset_calculated_field_and_sql_dataset(
     page: Page, live_server, tmp_path: Path
-):  # type: ignore[no-untyped-def]
+):
     base = live_server.url
     sign_in(page, base)
     tag = uuid.uuid4().hex[:6]
@@ -143,7 +143,7 @@ def test_sqlite_source_table_dataset_calculated_field_and_sql_dataset(
     page.locator(".ant-popconfirm").get_by_role("button", name="Delete").click()
     expect(page.locator(".ant-message, .ant-notification").first).to_be_visible()
     expect(page.locator(".ant-table-row", has_text=source)).to_be_visible()
-    assert not page.page_errors  # type: ignore[attr-defined]
+    assert not page.page_errors
 
 
 def drag(page: Page, source: str, target: str) -> None:
@@ -184,7 +184,7 @@ def keyboard_drag(page: Page, source: str, target: str) -> None:
     page.keyboard.press("Space")
 
 
-def test_view_editor_from_the_designer(page: Page, live_server):  # type: ignore[no-untyped-def]
+def test_view_editor_from_the_designer(page: Page, live_server):
     from test_reports_support import ok, panel_ids
 
     base = live_server.url
@@ -250,4 +250,4 @@ def test_view_editor_from_the_designer(page: Page, live_server):  # type: ignore
     assert [a["id"] for a in saved["xaxis"]] == [region["id"]]
     assert [(a["id"], a["summary"]) for a in saved["yaxis"]] == [(amount["id"], "avg"), ("count", "count")]
     shot(page, "designer-view-saved")
-    assert not page.page_errors  # type: ignore[attr-defined]
+    assert not page.page_errors

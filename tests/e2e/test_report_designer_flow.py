@@ -117,7 +117,7 @@ def number(text: str) -> float:
     return float(text.replace(",", "").replace(" ", ""))
 
 
-def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_server, tmp_path: Path) -> None:
     base = live_server.url
     sign_in(page, base)
     tag = uuid.uuid4().hex[:6]
@@ -228,7 +228,7 @@ def test_from_a_table_to_a_shared_interactive_panel(page: Page, browser, live_se
         answers: dict[str, dict[str, Any]] = {}
         requests: list[dict[str, Any]] = []
 
-        def on_response(response):  # type: ignore[no-untyped-def]
+        def on_response(response):
             if "/chart/view/getData/" in response.url and response.status == 200:
                 view_id = response.url.split("/getData/")[1].split("/")[0]
                 body = response.request.post_data_json or {}

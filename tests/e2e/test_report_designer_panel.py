@@ -66,7 +66,7 @@ def create_panel(page: Page, base: str, name: str) -> str:
     return page.get_by_test_id("designer-page").get_attribute("data-panel-id") or ""
 
 
-def drag_by(page: Page, locator, dx: float, dy: float) -> None:  # type: ignore[no-untyped-def]
+def drag_by(page: Page, locator, dx: float, dy: float) -> None:
     box = locator.bounding_box()
     assert box
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -84,7 +84,7 @@ def published_text(page: Page, base: str, panel_id: str) -> str:
     return panel.inner_text()
 
 
-def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> None:
     page, base = admin_page, live_server.url
     name = f"Designer e2e {uuid.uuid4().hex[:6]}"
     panel_id = create_panel(page, base, name)
@@ -124,7 +124,7 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
     rect_id = add_from_palette(page, "rect")
     start = cell(page, rect_id)
     assert start[0] == 0 and start[1] >= cell(page, text_id)[1] + cell(page, text_id)[3]
-    canvas_width = page.get_by_test_id("designer-canvas").bounding_box()["width"]  # type: ignore[index]
+    canvas_width = page.get_by_test_id("designer-canvas").bounding_box()["width"]
     drag_by(page, page.get_by_test_id(f"canvas-item-{rect_id}"), canvas_width / COLUMNS * 6, 0)
     moved = cell(page, rect_id)
     assert moved[0] == start[0] + 6 and moved[2:] == start[2:], (start, moved)
@@ -185,7 +185,7 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
     page.get_by_test_id("publish-note").fill("first cut")
     page.get_by_test_id("publish-confirm").click()
     expect(page.get_by_test_id("designer-status")).to_have_attribute("data-status", "published")
-    version1 = int(re.search(r"(\d+)", page.get_by_test_id("designer-status").inner_text()).group(1))  # type: ignore[union-attr]
+    version1 = int(re.search(r"(\d+)", page.get_by_test_id("designer-status").inner_text()).group(1))
 
     # the viewer shows it where it was designed
     assert "Quarterly sales" in published_text(page, base, panel_id)
@@ -223,7 +223,7 @@ def test_design_publish_view_and_roll_back(admin_page: Page, live_server) -> Non
     assert "Quarterly sales" in text and "Changed text" not in text
 
 
-def test_leaving_with_unsaved_changes_asks_first(admin_page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_leaving_with_unsaved_changes_asks_first(admin_page: Page, live_server) -> None:
     page, base = admin_page, live_server.url
     panel_id = create_panel(page, base, f"Leave e2e {uuid.uuid4().hex[:6]}")
     add_from_palette(page, "v-text")
@@ -238,7 +238,7 @@ def test_leaving_with_unsaved_changes_asks_first(admin_page: Page, live_server) 
     page.wait_for_url(f"**/dynamic-report?panelId={panel_id}")
 
 
-def test_a_wrong_picture_is_refused_before_upload(admin_page: Page, live_server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_picture_is_refused_before_upload(admin_page: Page, live_server, tmp_path) -> None:
     page = admin_page
     create_panel(page, live_server.url, f"Picture e2e {uuid.uuid4().hex[:6]}")
     add_from_palette(page, "picture")
@@ -262,7 +262,7 @@ RAW_KEY = re.compile(
 
 @pytest.mark.parametrize("locale", ["en-us", "zh-cn"])
 @pytest.mark.parametrize("width", [1440, 390])
-def test_designer_screens(browser, live_server, locale: str, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_designer_screens(browser, live_server, locale: str, width: int) -> None:
     ctx = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
     ctx.add_cookies([{"name": "language", "value": locale, "url": live_server.url}])
     page = ctx.new_page()
@@ -301,7 +301,7 @@ def test_designer_screens(browser, live_server, locale: str, width: int) -> None
         ctx.close()
 
 
-def test_share_link_framing_is_set_per_link(admin_page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_share_link_framing_is_set_per_link(admin_page: Page, live_server) -> None:
     """The share dialog lets other sites frame one link (its page's frame-ancestors then name them), and
     moves the link to a new address with its settings."""
     import httpx

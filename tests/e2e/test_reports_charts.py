@@ -103,7 +103,7 @@ def percent_of(texts: list[dict[str, Any]]) -> list[float]:
 
 
 @pytest.fixture(scope="module")
-def signed_in(browser: Browser, live_server) -> Iterator[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def signed_in(browser: Browser, live_server) -> Iterator[dict[str, Any]]:
     """The signed-in profile's storage, shared by the contexts of every locale and width."""
     ctx = browser.new_context(viewport=VIEWPORTS["desktop"], locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
@@ -120,7 +120,7 @@ def signed_in(browser: Browser, live_server) -> Iterator[dict[str, Any]]:  # typ
     yield {"state": state, "ids": ids, "links": links}
 
 
-def gallery_page(browser: Browser, live_server, signed_in, locale: str, width: str) -> Page:  # type: ignore[no-untyped-def]
+def gallery_page(browser: Browser, live_server, signed_in, locale: str, width: str) -> Page:
     ctx = browser.new_context(
         viewport=VIEWPORTS[width],
         locale=LOCALES[locale],
@@ -131,7 +131,7 @@ def gallery_page(browser: Browser, live_server, signed_in, locale: str, width: s
     ctx.add_cookies([{"name": "language", "value": locale, "url": live_server.url}])
     base = live_server.url
 
-    def route(r):  # type: ignore[no-untyped-def]
+    def route(r):
         url = r.request.url
         if url.startswith(base) or url.startswith(("data:", "blob:", "about:")):
             r.fallback()
@@ -143,7 +143,7 @@ def gallery_page(browser: Browser, live_server, signed_in, locale: str, width: s
     page.set_default_timeout(30000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
+    page.errors = errors
     return page
 
 
@@ -196,7 +196,7 @@ def test_every_chart_kind_looks_finished(
         open_gallery(page, live_server.url, signed_in["ids"][panel], width, signed_in["links"])
         charts = read_charts(page, count)
         screenshot(page, f"reports-charts-{render}-{locale}-{width}")
-        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        assert not page.errors, page.errors
     finally:
         page.context.close()
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def owner(browser, live_server) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+def owner(browser, live_server) -> Iterator[Page]:
     """A signed-in administrator who manages the demo panels' links."""
     ctx: BrowserContext = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
@@ -48,7 +48,7 @@ def open_link(page: Page, base: str, link_id: str) -> None:
     expect(page.get_by_test_id("link-page")).to_be_visible(timeout=30000)
 
 
-def test_a_link_without_password_shows_the_report(page: Page, live_server, owner) -> None:  # type: ignore[no-untyped-def]
+def test_a_link_without_password_shows_the_report(page: Page, live_server, owner) -> None:
     link = link_of(owner, OVERVIEW)
     open_link(page, live_server.url, link["id"])
     expect(page.get_by_test_id("link-page")).to_have_attribute("data-state", "2")
@@ -65,7 +65,7 @@ def test_a_link_without_password_shows_the_report(page: Page, live_server, owner
     expect(page.get_by_test_id("link-page")).to_have_attribute("data-state", "2", timeout=30000)
 
 
-def test_password_prompt_rules_and_revalidation(page: Page, live_server, owner) -> None:  # type: ignore[no-untyped-def]
+def test_password_prompt_rules_and_revalidation(page: Page, live_server, owner) -> None:
     link = link_of(owner, OVERVIEW, enablePwd=True, pwd="4821")
     calls: list[str] = []
     page.on(
@@ -98,7 +98,7 @@ def test_password_prompt_rules_and_revalidation(page: Page, live_server, owner) 
     expect(page.get_by_test_id("link-page")).to_have_attribute("data-state", "2", timeout=30000)
 
 
-def test_expired_and_invalid_links(page: Page, live_server, owner) -> None:  # type: ignore[no-untyped-def]
+def test_expired_and_invalid_links(page: Page, live_server, owner) -> None:
     past = int((datetime.now(UTC) - timedelta(days=1)).timestamp() * 1000)
     link = link_of(owner, OVERVIEW, overTime=past, clearOverTime=False)
     open_link(page, live_server.url, link["id"])
@@ -116,7 +116,7 @@ def test_expired_and_invalid_links(page: Page, live_server, owner) -> None:  # t
     link_of(owner, OVERVIEW)
 
 
-def test_password_tries_are_rate_limited(page: Page, live_server, owner) -> None:  # type: ignore[no-untyped-def]
+def test_password_tries_are_rate_limited(page: Page, live_server, owner) -> None:
     link = link_of(owner, TABLES, enablePwd=True, pwd="5173")
     open_link(page, live_server.url, link["id"])
     field = page.get_by_test_id("link-password-input")

@@ -101,7 +101,7 @@ def wait_views_ready(page: Page, count: int | None = None, timeout: int = 45000)
     return view_states(page)
 
 
-def view(page: Page, title: str):  # type: ignore[no-untyped-def]
+def view(page: Page, title: str):
     return (
         page.locator("[data-testid=report-view]")
         .filter(has=page.locator(".rpt-view-title", has_text=title))

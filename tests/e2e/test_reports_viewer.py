@@ -84,13 +84,13 @@ SINGLE_SERIES = {
 
 
 @pytest.fixture(scope="module")
-def viewer(browser, live_server) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
+def viewer(browser, live_server) -> Iterator[BrowserContext]:
     """One signed-in browser profile for the module (downloads on, clipboard allowed)."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US", accept_downloads=True)
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
     ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
 
-    def outside(route):  # type: ignore[no-untyped-def]
+    def outside(route):
         url = route.request.url
         if url.startswith(live_server.url) or url.startswith(("data:", "blob:", "about:")):
             route.fallback()
@@ -119,7 +119,7 @@ def rp(viewer: BrowserContext) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def ids(viewer: BrowserContext, live_server) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def ids(viewer: BrowserContext, live_server) -> dict[str, str]:
     p = viewer.new_page()
     p.goto(live_server.url + "/home")
     out = panel_ids(p)
@@ -132,7 +132,7 @@ def data_requests(page: Page) -> list[dict[str, Any]]:
     """Records every getData call of the page: view id, body and answer."""
     seen: list[dict[str, Any]] = []
 
-    def on_response(response):  # type: ignore[no-untyped-def]
+    def on_response(response):
         m = re.search(r"/chart/view/getData/([^/]+)/", response.url)
         if not m:
             return
@@ -207,7 +207,7 @@ def expected_series(kind: str, render: str, answer: dict[str, Any]) -> int:
 )
 def test_every_chart_kind_draws_its_series(
     rp: Page, live_server, ids, panel: str, kinds: set[str], render: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     open_panel(rp, live_server.url, ids[panel])
     states = wait_views_ready(rp, len(kinds))
     for _ in range(6):  # the widgets' default filters may redraw a view once more after it first drew
@@ -224,7 +224,7 @@ def test_every_chart_kind_draws_its_series(
     shot(rp, f"reports-{render}-gallery")
 
 
-def test_screenshots_of_the_demo_panels(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_screenshots_of_the_demo_panels(rp: Page, live_server, ids) -> None:
     for name, slug in ((OVERVIEW, "overview"), (TABLES, "tables"), (PROVINCE_DETAIL, "province-detail")):
         open_panel(rp, live_server.url, ids[name])
         if name == OVERVIEW:
@@ -243,7 +243,7 @@ def test_screenshots_of_the_demo_panels(rp: Page, live_server, ids) -> None:  # 
 # ---------------------------------------------------------------------------------------------------------
 
 
-def test_filter_widgets_change_the_data(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_filter_widgets_change_the_data(rp: Page, live_server, ids) -> None:
     seen = data_requests(rp)
     open_panel(rp, live_server.url, ids[OVERVIEW])
     wait_views_ready(rp, 10)
@@ -340,7 +340,7 @@ def ready_overview(rp: Page, base: str, ids: dict[str, str]) -> list[dict[str, A
     return seen
 
 
-def test_drill_down_and_back(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_drill_down_and_back(rp: Page, live_server, ids) -> None:
     seen = ready_overview(rp, live_server.url, ids)
     region = view(rp, "大区销售额").get_attribute("data-view-id")
     top = last_for(seen, region)["answer"]["data"]["x"]
@@ -365,7 +365,7 @@ def test_drill_down_and_back(rp: Page, live_server, ids) -> None:  # type: ignor
     expect(crumbs).to_have_count(0)
 
 
-def test_linkage_filters_the_linked_views(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_linkage_filters_the_linked_views(rp: Page, live_server, ids) -> None:
     seen = ready_overview(rp, live_server.url, ids)
     region = view(rp, "大区销售额").get_attribute("data-view-id")
     trend = view(rp, "月度销售额").get_attribute("data-view-id")
@@ -382,7 +382,7 @@ def test_linkage_filters_the_linked_views(rp: Page, live_server, ids) -> None:  
     assert got["body"]["linkageFilters"] == []
 
 
-def test_inner_jump_opens_the_target_with_the_clicked_value(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_inner_jump_opens_the_target_with_the_clicked_value(rp: Page, live_server, ids) -> None:
     ready_overview(rp, live_server.url, ids)
     map_view = view(rp, "省份销售地图")
     map_id = map_view.get_attribute("data-view-id")
@@ -415,7 +415,7 @@ def test_inner_jump_opens_the_target_with_the_clicked_value(rp: Page, live_serve
 # ---------------------------------------------------------------------------------------------------------
 
 
-def test_table_pages_sort_and_copy(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_table_pages_sort_and_copy(rp: Page, live_server, ids) -> None:
     seen = data_requests(rp)
     open_panel(rp, live_server.url, ids[TABLES])
     wait_views_ready(rp, 6)
@@ -467,7 +467,7 @@ def test_table_pages_sort_and_copy(rp: Page, live_server, ids) -> None:  # type:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def test_details_dialog(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_details_dialog(rp: Page, live_server, ids) -> None:
     ready_overview(rp, live_server.url, ids)
     view(rp, "品类销售额").get_by_test_id("view-details").click()
     dialog = rp.get_by_test_id("details-dialog")
@@ -489,7 +489,7 @@ def test_details_dialog(rp: Page, live_server, ids) -> None:  # type: ignore[no-
     expect(rp.get_by_test_id("details-table")).to_be_visible()
 
 
-def test_export_downloads_an_excel(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_export_downloads_an_excel(rp: Page, live_server, ids) -> None:
     ready_overview(rp, live_server.url, ids)
     # a view's own export
     with rp.expect_download(timeout=60000) as dl:
@@ -506,12 +506,12 @@ def test_export_downloads_an_excel(rp: Page, live_server, ids) -> None:  # type:
     assert dl2.value.suggested_filename.endswith(".xlsx")
 
 
-def test_a_failed_view_shows_the_server_message(rp: Page, live_server, ids) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_view_shows_the_server_message(rp: Page, live_server, ids) -> None:
     rp.goto(live_server.url + "/home")
     listed = ok(rp, f"/api/dyreport/chart/view/listByPanel/{ids[PROVINCE_DETAIL]}")
     broken = listed[0]["id"]
 
-    def fail(route):  # type: ignore[no-untyped-def]
+    def fail(route):
         route.fulfill(
             status=200,
             content_type="application/json",

@@ -17,7 +17,7 @@ REFUSED = "You do not have permission for this action"
 
 
 @pytest.fixture
-def person(browser, live_server) -> Iterator[tuple[BrowserContext, str]]:  # type: ignore[no-untyped-def]
+def person(browser, live_server) -> Iterator[tuple[BrowserContext, str]]:
     """A fresh English browser profile for one person, closed after the test."""
     ctx: BrowserContext = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
@@ -25,7 +25,7 @@ def person(browser, live_server) -> Iterator[tuple[BrowserContext, str]]:  # typ
     ctx.close()
 
 
-def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_server) -> None:
     ctx, base = person
     alice: Page = ctx.new_page()
     sign_in(alice, base, "alice", "Alice@123")
@@ -72,7 +72,7 @@ def test_the_viewer_sees_no_authoring_and_her_own_figures(person, browser, live_
         author_ctx.close()
 
 
-def test_an_export_without_the_button_is_refused_by_the_route(admin_page: Page, person) -> None:  # type: ignore[no-untyped-def]
+def test_an_export_without_the_button_is_refused_by_the_route(admin_page: Page, person) -> None:
     ctx, base = person
     admin = admin_page
     bundle = ok(admin, f"/api/dyreport/panel/export/{panel_ids(admin)[OVERVIEW]}")

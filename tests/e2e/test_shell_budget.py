@@ -54,18 +54,18 @@ class Downloads:
         return out
 
 
-def record(page) -> Downloads:  # type: ignore[no-untyped-def]
+def record(page) -> Downloads:
     seen = Downloads()
 
-    def started(request) -> None:  # type: ignore[no-untyped-def]
+    def started(request) -> None:
         seen.in_flight.add(request)
         seen.last_activity = time.monotonic()
 
-    def ended(request) -> None:  # type: ignore[no-untyped-def]
+    def ended(request) -> None:
         seen.in_flight.discard(request)
         seen.last_activity = time.monotonic()
 
-    def response(resp) -> None:  # type: ignore[no-untyped-def]
+    def response(resp) -> None:
         if not (urlparse(resp.url).path.endswith(".js") and resp.ok):
             return
         try:
@@ -87,7 +87,7 @@ def record(page) -> Downloads:  # type: ignore[no-untyped-def]
     return seen
 
 
-def settle(page, seen: Downloads, quiet_ms: int = 1500, timeout_ms: int = 30000) -> None:  # type: ignore[no-untyped-def]
+def settle(page, seen: Downloads, quiet_ms: int = 1500, timeout_ms: int = 30000) -> None:
     """Waits until nothing is in flight and nothing started for `quiet_ms` (slots load their remotes late)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
@@ -97,7 +97,7 @@ def settle(page, seen: Downloads, quiet_ms: int = 1500, timeout_ms: int = 30000)
     raise AssertionError(f"the page kept loading: {[getattr(r, 'url', r) for r in seen.in_flight]}")
 
 
-def new_context(browser, base: str, storage_state=None):  # type: ignore[no-untyped-def]
+def new_context(browser, base: str, storage_state=None):
     ctx = browser.new_context(
         viewport={"width": 1440, "height": 900}, locale="en-US", storage_state=storage_state
     )
@@ -112,7 +112,7 @@ class Measured:
 
 
 @pytest.fixture(scope="module")
-def measured(browser, live_server) -> Iterator[Measured]:  # type: ignore[no-untyped-def]
+def measured(browser, live_server) -> Iterator[Measured]:
     """The sign-in page in a cold browser, then (signed in) home opened afresh in another cold browser."""
     base = live_server.url
     ctx = new_context(browser, base)

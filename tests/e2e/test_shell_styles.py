@@ -58,7 +58,7 @@ SHEETS = r"""() => [...document.styleSheets].map((s) => s.href || '')
 def home_looks(page: Any) -> dict[str, Any]:
     page.get_by_test_id("home-page").wait_for()
     page.locator('[data-testid="home-page"] .ant-statistic-content').first.wait_for()
-    return page.evaluate(LOOKS, [PARTS, list(PROPERTIES)])  # type: ignore[no-any-return]
+    return page.evaluate(LOOKS, [PARTS, list(PROPERTIES)])
 
 
 def test_home_takes_antd_styles_from_the_built_stylesheet(admin_page: Any, live_server: Any) -> None:

@@ -26,13 +26,13 @@ def workbook(path: Path, rows: list[list[object]]) -> Path:
     return path
 
 
-def open_import(page, base: str) -> None:  # type: ignore[no-untyped-def]
+def open_import(page, base: str) -> None:
     page.goto(base + "/data-transfer/import")
     expect(page.get_by_test_id("import-wizard")).to_be_visible(timeout=LOAD)
     expect(page.get_by_test_id("import-target")).to_contain_text("Contacts")
 
 
-def test_import_wizard_four_steps(page, live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_import_wizard_four_steps(page, live_server, tmp_path: Path) -> None:
     sign_in(page, live_server.url)
     open_import(page, live_server.url)
     wizard = page.get_by_test_id("import-wizard")
@@ -81,7 +81,7 @@ def write(path: Path, data: bytes) -> Path:
     return path
 
 
-def test_one_step_import_shows_the_result_dialog(page, live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_one_step_import_shows_the_result_dialog(page, live_server, tmp_path: Path) -> None:
     sign_in(page, live_server.url)
     open_import(page, live_server.url)
     rows: list[list[object]] = [
@@ -99,7 +99,7 @@ def test_one_step_import_shows_the_result_dialog(page, live_server, tmp_path: Pa
     expect(dialog.get_by_test_id("import-failed-file")).to_be_visible()
 
 
-def test_export_downloads_and_shows_in_the_records(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_export_downloads_and_shows_in_the_records(page, live_server) -> None:
     sign_in(page, live_server.url)
     open_import(page, live_server.url)
     with page.expect_download(timeout=60000) as info:
@@ -121,7 +121,7 @@ def test_export_downloads_and_shows_in_the_records(page, live_server) -> None:  
     assert page.page_errors == []
 
 
-def test_word_export_dialog(page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_word_export_dialog(page, live_server) -> None:
     sign_in(page, live_server.url)
     open_import(page, live_server.url)
     with page.expect_download(timeout=60000) as info:

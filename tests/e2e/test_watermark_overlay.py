@@ -26,8 +26,9 @@ def ensure_remotes_built(*names: str) -> None:
     for name in names:
         folder = ROOT / "web-plugins" / name
         if not (folder / "dist" / "remoteEntry.js").exists():
-            subprocess.run(["npx", "webpack", "--mode", "production"], cwd=folder, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["npx", "webpack", "--mode", "production"], cwd=folder, check=True, stdout=subprocess.DEVNULL
+            )
 
 
 ensure_remotes_built("message", "watermark")
@@ -62,7 +63,8 @@ def wait_restored(page: Any) -> None:
         const cs = getComputedStyle(els[0]);
         return !els[0].__tampered && cs.display === 'block' && cs.visibility === 'visible'
                && cs.opacity === '1' && cs.zIndex === '100000'; }""",
-        arg=LAYER, timeout=10000,
+        arg=LAYER,
+        timeout=10000,
     )
 
 
@@ -98,19 +100,23 @@ def test_the_watermark_comes_back_when_removed(page, live_server):
     assert layer_state(page)["count"] == 1
 
 
-@pytest.mark.parametrize("tamper", [
-    "el.style.display = 'none'",
-    "el.style.opacity = '0'",
-    "el.setAttribute('style', '')",
-    "el.style.zIndex = '-1'",
-    "el.hidden = true",
-    "el.className = 'x'",
-])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        "el.style.display = 'none'",
+        "el.style.opacity = '0'",
+        "el.setAttribute('style', '')",
+        "el.style.zIndex = '-1'",
+        "el.hidden = true",
+        "el.className = 'x'",
+    ],
+)
 def test_the_watermark_comes_back_when_its_style_is_changed(page, live_server, tamper):
     sign_in(page, live_server.url, "supervisor", "Super@123")
     page.wait_for_selector(LAYER, state="attached")
-    page.evaluate(f"sel => {{ const el = document.querySelector(sel); el.__tampered = true; {tamper}; }}",
-                  LAYER)
+    page.evaluate(
+        f"sel => {{ const el = document.querySelector(sel); el.__tampered = true; {tamper}; }}", LAYER
+    )
     wait_restored(page)
 
 
@@ -126,8 +132,11 @@ def test_the_watermark_follows_resizes_and_leaves_on_sign_out(page, live_server)
     sign_in(page, live_server.url, "supervisor", "Super@123")
     page.wait_for_selector(LAYER, state="attached")
     page.set_viewport_size({"width": 900, "height": 700})
-    page.wait_for_function("sel => { const r = document.querySelector(sel)?.getBoundingClientRect(); "
-                           "return r && r.width === 900 && r.height === 700; }", arg=LAYER)
+    page.wait_for_function(
+        "sel => { const r = document.querySelector(sel)?.getBoundingClientRect(); "
+        "return r && r.width === 900 && r.height === 700; }",
+        arg=LAYER,
+    )
     page.get_by_test_id("user-menu").click()
     page.get_by_role("menuitem", name="Sign out").click()
     page.locator(".ant-modal-confirm").get_by_role("button", name="OK").click()

@@ -121,7 +121,7 @@ def test_save_update_delete_round_trip(author: AtriumClient) -> None:
     user_client = author
     icon = make_icon(user_client, "Mine")
     assert icon["ciId"] and icon["tenantId"] == 1001 and icon["iconFormat"] == "image/png"
-    assert icon["createdBy"] == user_client.profile["userId"]  # type: ignore[attr-defined]
+    assert icon["createdBy"] == user_client.profile["userId"]
     listed = {i["ciId"]: i for i in user_client.ok("GET", f"{ICONS}/get-all")}
     assert listed[icon["ciId"]]["iconName"] == "Mine" and listed[icon["ciId"]]["canEdit"] is True
     square = b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'

@@ -50,7 +50,7 @@ class Node:
 
     @property
     def kernel(self) -> Any:
-        return self.http.app.state.kernel  # type: ignore[attr-defined]
+        return self.http.app.state.kernel
 
     def objects(self) -> set[str]:
         return {o.key for o in self.kernel.storage.list(TENANT)}

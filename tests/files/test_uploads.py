@@ -210,7 +210,7 @@ def test_bad_func_code_is_refused(user_client: AtriumClient) -> None:
 
 def test_delete_by_uploader_admin_and_not_by_others(
     user_client: AtriumClient, client: AtriumClient, user_factory
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     data = uploaded(user_client, "d.txt", b"d", "text/plain")
     account, password, _ = user_factory(1001)
     other = client.signed_in(account, password)  # no role: without the `file:delete` button
@@ -224,7 +224,7 @@ def test_delete_by_uploader_admin_and_not_by_others(
 
 def test_a_holder_of_the_delete_button_deletes_any_file_of_the_tenant(
     user_client: AtriumClient, client: AtriumClient, user_factory
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """alice's role holds `file:delete`: she deletes another member's file; a member without it may not."""
     account, password, _ = user_factory(1001)
     member = client.signed_in(account, password)

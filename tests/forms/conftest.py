@@ -93,9 +93,9 @@ def member(client: AtriumClient, user_factory: Callable[..., tuple[str, str, int
     def make(tenant_id: int = 1001, **kw: Any) -> Any:
         account, password, uid = user_factory(tenant_id, **kw)
         c = client.signed_in(account, password)
-        c.user_id = uid  # type: ignore[attr-defined]
-        c.account = account  # type: ignore[attr-defined]
-        c.tenant_id = tenant_id  # type: ignore[attr-defined]
+        c.user_id = uid
+        c.account = account
+        c.tenant_id = tenant_id
         return c
 
     return make

@@ -69,10 +69,10 @@ def test_the_designed_schema_is_draft_2020_12_and_the_server_takes_it(
     good = boss.ok(
         "POST",
         f"{SUB}/save",
-        json={"formId": "every-kind", "data": with_person(fx["good"], boss.user_id)},  # type: ignore[attr-defined]
+        json={"formId": "every-kind", "data": with_person(fx["good"], boss.user_id)},
     )
     assert good["status"] == "submitted"
-    assert good["data"]["user9"] == {"id": boss.user_id, "name": f"User {boss.account}"}, (  # type: ignore[attr-defined]
+    assert good["data"]["user9"] == {"id": boss.user_id, "name": f"User {boss.account}"}, (
         "a picked person is stored with the directory's name"
     )
     bad = boss.post(f"{SUB}/save", json={"formId": "every-kind", "data": fx["bad"]})
@@ -86,7 +86,7 @@ def test_the_designed_schema_is_draft_2020_12_and_the_server_takes_it(
 def test_a_value_outside_the_dictionary_is_refused_on_the_field(boss: AtriumClient, dictionary: str) -> None:
     fx = designer()
     published_form(boss, "every-kind", schema=fx["schema"])
-    data = with_person(fx["good"], boss.user_id)  # type: ignore[attr-defined]
+    data = with_person(fx["good"], boss.user_id)
     wrong = boss.post(f"{SUB}/save", json={"formId": "every-kind", "data": {**data, "radio5": "bronze"}})
     assert wrong["code"] == 400
     assert wrong["data"]["errors"] == [{"field": "radio5", "message": "Level is not one of the choices"}]
@@ -113,7 +113,7 @@ def test_a_picked_person_must_be_a_member_of_the_tenant(
 ) -> None:
     fx = designer()
     published_form(boss, "every-kind", schema=fx["schema"])
-    staff = member(boss.tenant_id)  # type: ignore[attr-defined]
+    staff = member(boss.tenant_id)
     outsider = member(tenant_factory())
     picked = with_person(fx["good"], staff.user_id)
     ok = boss.ok("POST", f"{SUB}/save", json={"formId": "every-kind", "data": picked})
@@ -133,11 +133,11 @@ def test_a_picked_person_must_be_a_member_of_the_tenant(
 def test_the_people_picker_lists_this_tenants_members_only(
     boss: AtriumClient, member: Any, tenant_factory: Any, user_factory: Any
 ) -> None:
-    staff = member(boss.tenant_id, department="Sales")  # type: ignore[attr-defined]
+    staff = member(boss.tenant_id, department="Sales")
     outsider = member(tenant_factory())
     everyone = boss.ok("GET", "/api/form/people")
     ids = {p["id"] for p in everyone}
-    assert {boss.user_id, staff.user_id} <= ids and outsider.user_id not in ids  # type: ignore[attr-defined]
+    assert {boss.user_id, staff.user_id} <= ids and outsider.user_id not in ids
     found = staff.ok("GET", "/api/form/people", params={"keyword": "sal"})
     assert [p["id"] for p in found] == [staff.user_id] and found[0]["department"] == "Sales"
     account = staff.account
@@ -146,7 +146,7 @@ def test_the_people_picker_lists_this_tenants_members_only(
         {"id": staff.user_id, "name": f"User {account}", "account": account, "department": "Sales"}
     ]
     for _ in range(3):
-        user_factory(boss.tenant_id)  # type: ignore[attr-defined]
+        user_factory(boss.tenant_id)
     assert len(boss.ok("GET", "/api/form/people", params={"limit": 2})) == 2
     assert boss.get("/api/form/people", params={"limit": 500})["code"] == 400
 
@@ -155,7 +155,7 @@ def test_unpublish_withdraws_the_form_and_keeps_its_submissions(boss: AtriumClie
     form = published_form(boss)
     fx_good = {"title": "Taxi", "amount": 42}
     sub = boss.ok("POST", f"{SUB}/save", json={"formId": "expense", "data": fx_good})
-    staff = member(boss.tenant_id)  # type: ignore[attr-defined]
+    staff = member(boss.tenant_id)
     assert staff.post(f"{DESIGN}/unpublish", json={"formId": form["formId"]})["code"] == 403
     out = boss.ok("POST", f"{DESIGN}/unpublish", json={"formId": "expense"})
     assert out["publishedVersion"] is None and out["latestVersion"] == 1

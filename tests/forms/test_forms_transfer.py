@@ -69,7 +69,7 @@ def test_a_published_form_is_an_import_target(boss: AtriumClient) -> None:
 
 def test_process_hooks_offer_forms_and_store_what_is_filled(boss: AtriumClient, kernel: Any) -> None:
     published_form(boss)
-    with tenant_scope(boss.tenant_id), kernel.db():  # type: ignore[attr-defined]
+    with tenant_scope(boss.tenant_id), kernel.db():
         offered = kernel.plugins.call("atrium_process_forms", tenant_id=boss.tenant_id)["forms"]
         assert [f["code"] for f in offered] == ["expense"] and offered[0]["version"] == 1
         hook = kernel.plugins.pm.hook.atrium_process_form_submit

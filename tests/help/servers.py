@@ -69,8 +69,9 @@ class FakeLlm:
         self.requests.append({"body": body, "authorization": request.headers.get("authorization", "")})
         model = body.get("model")
         if model == "refuse":
-            return JSONResponse({"error": {"message": "Invalid API key", "type": "invalid_request_error"}},
-                                status_code=401)
+            return JSONResponse(
+                {"error": {"message": "Invalid API key", "type": "invalid_request_error"}}, status_code=401
+            )
 
         async def stream() -> AsyncIterator[bytes]:
             if model == "slow":

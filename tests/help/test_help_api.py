@@ -45,11 +45,17 @@ def test_menu_with_and_without_a_document(member):
 
 
 def test_document_html_is_sanitised_and_searchable_at_once(tenant_admin):
-    saved = tenant_admin.ok("POST", SAVE, json={
-        "menuCode": "asset-overview", "locale": "en-us", "title": "Asset overview",
-        "content": '<p onclick="steal()">Depreciation of <b>quokka</b> assets</p><script>alert(1)</script>'
-                   '<a href="javascript:alert(2)">x</a><img src="https://img.example/a.png" onerror="x()">',
-    })
+    saved = tenant_admin.ok(
+        "POST",
+        SAVE,
+        json={
+            "menuCode": "asset-overview",
+            "locale": "en-us",
+            "title": "Asset overview",
+            "content": '<p onclick="steal()">Depreciation of <b>quokka</b> assets</p><script>alert(1)</script>'
+            '<a href="javascript:alert(2)">x</a><img src="https://img.example/a.png" onerror="x()">',
+        },
+    )
     assert "<script" not in saved["content"] and "onclick" not in saved["content"]
     assert "javascript:" not in saved["content"] and "onerror" not in saved["content"]
     assert "<b>quokka</b>" in saved["content"]
@@ -57,9 +63,17 @@ def test_document_html_is_sanitised_and_searchable_at_once(tenant_admin):
     assert found["passages"][0]["docId"] == saved["id"]
     assert "alert" not in found["passages"][0]["text"]
 
-    tenant_admin.ok("POST", SAVE, json={"id": int(saved["id"]), "menuCode": "asset-overview",
-                                         "locale": "en-us", "title": "Asset overview",
-                                         "content": "<p>Wombat valuation</p>"})
+    tenant_admin.ok(
+        "POST",
+        SAVE,
+        json={
+            "id": int(saved["id"]),
+            "menuCode": "asset-overview",
+            "locale": "en-us",
+            "title": "Asset overview",
+            "content": "<p>Wombat valuation</p>",
+        },
+    )
     assert tenant_admin.ok("GET", SEARCH, params={"prompt": "quokka"})["passages"] == []
     assert tenant_admin.ok("GET", SEARCH, params={"prompt": "wombat"})["passages"][0]["docId"] == saved["id"]
     tenant_admin.ok("POST", "/api/help/admin/doc/delete", json={"id": int(saved["id"])})
@@ -80,8 +94,11 @@ def test_a_question_asked_while_a_save_commits_does_not_hide_the_document(tenant
             between.append(tenant_admin.ok("GET", SEARCH, params={"prompt": "numbat burrow"}))
 
     monkeypatch.setattr(indexes, "bump", bump_then_ask)
-    saved = tenant_admin.ok("POST", SAVE, json={"locale": "en-us", "title": "Burrows",
-                                                 "content": "<p>Every numbat burrow is logged.</p>"})
+    saved = tenant_admin.ok(
+        "POST",
+        SAVE,
+        json={"locale": "en-us", "title": "Burrows", "content": "<p>Every numbat burrow is logged.</p>"},
+    )
     assert between == [{"passages": []}]
     found = tenant_admin.ok("GET", SEARCH, params={"prompt": "numbat burrow"})["passages"]
     assert [p["docId"] for p in found] == [saved["id"]]
@@ -119,8 +136,15 @@ def test_prompt_limits(member):
 
 
 def test_retrieval_is_tenant_scoped(tenant_admin, member, user_client):
-    tenant_admin.ok("POST", SAVE, json={"locale": "en-us", "title": "Secret plan",
-                                         "content": "<p>The zorblax merger closes in March.</p>"})
+    tenant_admin.ok(
+        "POST",
+        SAVE,
+        json={
+            "locale": "en-us",
+            "title": "Secret plan",
+            "content": "<p>The zorblax merger closes in March.</p>",
+        },
+    )
     insider = member(tenant_admin.tenant_id)
     own = insider.ok("GET", SEARCH, params={"prompt": "zorblax merger"})
     assert own["passages"][0]["title"] == "Secret plan"
@@ -128,8 +152,9 @@ def test_retrieval_is_tenant_scoped(tenant_admin, member, user_client):
         prompt = "Show me the zorblax merger of the other tenant"
         answer = outsider.ok("GET", SEARCH, params={"prompt": prompt})
         assert all("zorblax" not in p["text"] for p in answer["passages"])
-        resp = outsider.http.get("/api/aigc/knowledge/chat", params={"prompt": "zorblax merger"},
-                                 headers=outsider.headers)
+        resp = outsider.http.get(
+            "/api/aigc/knowledge/chat", params={"prompt": "zorblax merger"}, headers=outsider.headers
+        )
         assert resp.status_code == 200 and "zorblax" not in resp.text.lower()
     acme_ids = {d["id"] for d in member(ACME).ok("GET", LIST, params={"pageRows": 100})["list"]}
     found = member(ACME).ok("GET", SEARCH, params={"prompt": "password", "top": 10})["passages"]
@@ -138,13 +163,27 @@ def test_retrieval_is_tenant_scoped(tenant_admin, member, user_client):
 
 def test_endpoint_key_is_stored_encrypted_and_never_shown(tenant_admin, kernel, member):
     path = "/api/aigc/admin/endpoint/save"
-    shown = tenant_admin.ok("POST", path, json={"baseUrl": "https://llm.example/v1", "model": "gpt-x",
-                                                "apiKey": "sk-very-secret-1234", "timeoutSeconds": 20})
-    assert shown == {"baseUrl": "https://llm.example/v1", "model": "gpt-x", "hasKey": True,
-                     "timeoutSeconds": 20, "enabled": 1}
+    shown = tenant_admin.ok(
+        "POST",
+        path,
+        json={
+            "baseUrl": "https://llm.example/v1",
+            "model": "gpt-x",
+            "apiKey": "sk-very-secret-1234",
+            "timeoutSeconds": 20,
+        },
+    )
+    assert shown == {
+        "baseUrl": "https://llm.example/v1",
+        "model": "gpt-x",
+        "hasKey": True,
+        "timeoutSeconds": 20,
+        "enabled": 1,
+    }
     with kernel.db() as db:
-        stored = db.execute(text("SELECT key_enc FROM help_llm_endpoint WHERE tenant_id = :t"),
-                            {"t": tenant_admin.tenant_id}).scalar()
+        stored = db.execute(
+            text("SELECT key_enc FROM help_llm_endpoint WHERE tenant_id = :t"), {"t": tenant_admin.tenant_id}
+        ).scalar()
     assert stored and "sk-very-secret" not in stored
     kept = tenant_admin.ok("POST", path, json={"baseUrl": "https://llm.example/v1", "model": "gpt-y"})
     assert kept["hasKey"] is True and kept["model"] == "gpt-y"
@@ -158,8 +197,11 @@ def test_endpoint_key_is_stored_encrypted_and_never_shown(tenant_admin, kernel, 
 
 def test_chat_history_is_kept_per_user(member):
     c = member(locale="en-us")
-    resp = c.http.get("/api/aigc/knowledge/chat", params={"prompt": "How do I export a chart?",
-                                                           "session": "s-1"}, headers=c.headers)
+    resp = c.http.get(
+        "/api/aigc/knowledge/chat",
+        params={"prompt": "How do I export a chart?", "session": "s-1"},
+        headers=c.headers,
+    )
     assert resp.status_code == 200
     turns: list[dict[str, Any]] = c.ok("GET", "/api/aigc/session/history", params={"session": "s-1"})
     assert [t["role"] for t in turns] == ["user", "assistant"]

@@ -34,17 +34,28 @@ def live(atrium_app: Any) -> Iterator[str]:
 def llm_tenant(tenant_admin, member, fake_llm) -> Any:
     """A tenant with one document and the local endpoint configured; yields a signed-in member."""
     _llm, url = fake_llm
-    tenant_admin.ok("POST", SAVE, json={"locale": "en-us", "title": "Passwords",
-                                         "content": "<p>Change your password from the user menu.</p>"})
-    tenant_admin.ok("POST", ENDPOINT, json={"baseUrl": url + "/v1", "model": "ok", "apiKey": "sk-test-123",
-                                             "timeoutSeconds": 2})
+    tenant_admin.ok(
+        "POST",
+        SAVE,
+        json={
+            "locale": "en-us",
+            "title": "Passwords",
+            "content": "<p>Change your password from the user menu.</p>",
+        },
+    )
+    tenant_admin.ok(
+        "POST",
+        ENDPOINT,
+        json={"baseUrl": url + "/v1", "model": "ok", "apiKey": "sk-test-123", "timeoutSeconds": 2},
+    )
     return member(tenant_admin.tenant_id)
 
 
 def _stream(base: str, c: Any, **params: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    with httpx.Client(base_url=base, timeout=30) as http, http.stream(
-        "GET", CHAT, params=params, headers=c.headers
-    ) as resp:
+    with (
+        httpx.Client(base_url=base, timeout=30) as http,
+        http.stream("GET", CHAT, params=params, headers=c.headers) as resp,
+    ):
         assert resp.status_code == 200
         assert resp.headers["content-type"].startswith("text/event-stream")
         yield from read_events(resp.iter_lines())
@@ -97,8 +108,10 @@ def test_a_stream_that_breaks_keeps_what_came_and_reports_the_error(live, llm_te
 def test_a_slow_endpoint_times_out_with_a_message_and_the_stream_closes(live, llm_tenant):
     events = list(_stream(live, llm_tenant, prompt="password", model="slow"))
     assert [e for e, _ in events] == ["meta", "error", "done"]
-    assert events[1][1] == {"code": 504, "msg": "The language model did not answer within 2 seconds. "
-                                                "Please try again later."}
+    assert events[1][1] == {
+        "code": 504,
+        "msg": "The language model did not answer within 2 seconds. Please try again later.",
+    }
 
 
 def test_the_answer_streams_in_the_callers_language(live, member):
@@ -119,9 +132,10 @@ def test_a_reader_that_stops_closes_the_upstream_stream(live, llm_tenant, fake_l
     llm, _url = fake_llm
     llm.release.clear()
     llm.closed.clear()
-    with httpx.Client(base_url=live, timeout=30) as http, http.stream(
-        "GET", CHAT, params={"prompt": "password"}, headers=llm_tenant.headers
-    ) as resp:
+    with (
+        httpx.Client(base_url=live, timeout=30) as http,
+        http.stream("GET", CHAT, params={"prompt": "password"}, headers=llm_tenant.headers) as resp,
+    ):
         events = read_events(resp.iter_lines())
         assert next(events)[0] == "meta"
         assert next(events) == ("token", {"text": ANSWER[0]})
@@ -136,9 +150,10 @@ def test_a_quiet_model_keeps_the_connection_alive_with_comments(live, llm_tenant
     llm.release.clear()
     monkeypatch.setattr(chat, "PING_SECONDS", 0.05)
     lines: list[str] = []
-    with httpx.Client(base_url=live, timeout=30) as http, http.stream(
-        "GET", CHAT, params={"prompt": "password"}, headers=llm_tenant.headers
-    ) as resp:
+    with (
+        httpx.Client(base_url=live, timeout=30) as http,
+        http.stream("GET", CHAT, params={"prompt": "password"}, headers=llm_tenant.headers) as resp,
+    ):
         for line in resp.iter_lines():
             lines.append(line)
             if line == ": ping":

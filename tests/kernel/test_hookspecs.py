@@ -18,7 +18,7 @@ def test_there_are_hooks() -> None:
 @pytest.mark.parametrize(("name", "fn"), HOOKS, ids=[n for n, _ in HOOKS])
 def test_hook_is_typed_and_documented(name: str, fn: object) -> None:
     doc = inspect.getdoc(fn) or ""
-    sig = inspect.signature(fn)  # type: ignore[arg-type]
+    sig = inspect.signature(fn)
     assert sig.return_annotation is not inspect.Signature.empty, f"{name} has no return type"
     for param in sig.parameters.values():
         assert param.annotation is not inspect.Parameter.empty, f"{name}({param.name}) has no type"

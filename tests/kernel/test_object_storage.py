@@ -132,7 +132,7 @@ def test_missing_objects_and_foreign_keys_are_not_found(store: ObjectStorage) ->
 
 def test_a_large_stream_is_stored_in_parts(store: ObjectStorage) -> None:
     data = os.urandom(11 * MB + 123)
-    stored = store.put(1001, "big.bin", Trickle(data))  # type: ignore[arg-type]
+    stored = store.put(1001, "big.bin", Trickle(data))
     assert stored.size == len(data) and stored.sha256 == hashlib.sha256(data).hexdigest()
     assert store.size(1001, "big.bin") == len(data)
     if store.kind == "s3":
@@ -150,7 +150,7 @@ def test_a_large_stream_is_stored_in_parts(store: ObjectStorage) -> None:
 def test_an_interrupted_upload_leaves_nothing_visible(store: ObjectStorage, fail_after: int) -> None:
     data = os.urandom(12 * MB)
     with pytest.raises(ConnectionResetError):
-        store.put(1001, "half.bin", Trickle(data, fail_after=fail_after))  # type: ignore[arg-type]
+        store.put(1001, "half.bin", Trickle(data, fail_after=fail_after))
     assert not store.exists(1001, "half.bin")
     assert list(store.list(1001)) == []
     if isinstance(store, S3Storage):
@@ -163,7 +163,7 @@ def test_an_interrupted_upload_leaves_nothing_visible(store: ObjectStorage, fail
 def test_an_interrupted_replacement_keeps_the_old_object(store: ObjectStorage) -> None:
     store.put(1001, "keep.bin", io.BytesIO(b"old"))
     with pytest.raises(ConnectionResetError):
-        store.put(1001, "keep.bin", Trickle(os.urandom(11 * MB), fail_after=6 * MB))  # type: ignore[arg-type]
+        store.put(1001, "keep.bin", Trickle(os.urandom(11 * MB), fail_after=6 * MB))
     assert store.read_range(1001, "keep.bin", 0, 10) == b"old"
 
 

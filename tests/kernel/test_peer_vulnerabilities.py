@@ -85,7 +85,9 @@ def sqlite_source(admin_client: AtriumClient, tmp_path: Path) -> dict[str, Any]:
     con.execute("INSERT INTO t VALUES (1)")
     con.commit()
     con.close()
-    return admin_client.ok("POST", "/api/dyreport/datasource/save", json={"name": "s", "url": f"sqlite:///{path}"})
+    return admin_client.ok(
+        "POST", "/api/dyreport/datasource/save", json={"name": "s", "url": f"sqlite:///{path}"}
+    )
 
 
 @pytest.mark.parametrize(

@@ -41,9 +41,9 @@ def plugin_module(name: str, **info: Any) -> types.ModuleType:
             MenuSpec(code=f"{name}-admin", name=f"{name} settings", url=f"/{name}/settings", admin_only=True),
         ]
 
-    mod.atrium_plugin_info = atrium_plugin_info  # type: ignore[attr-defined]
-    mod.atrium_routes = atrium_routes  # type: ignore[attr-defined]
-    mod.atrium_menus = atrium_menus  # type: ignore[attr-defined]
+    mod.atrium_plugin_info = atrium_plugin_info
+    mod.atrium_routes = atrium_routes
+    mod.atrium_menus = atrium_menus
     return mod
 
 
@@ -79,7 +79,7 @@ def test_a_plugin_id_must_be_kebab_case() -> None:
 
 def test_a_broken_plugin_does_not_stop_the_platform(make_atrium_app: Any) -> None:
     broken = types.ModuleType("broken_plugin")
-    broken.atrium_plugin_info = lambda: {"name": "broken", "version": "1", "unknown": 1}  # type: ignore[attr-defined]
+    broken.atrium_plugin_info = lambda: {"name": "broken", "version": "1", "unknown": 1}
     http = make_atrium_app([broken, plugin_module("still-here")])
     admin = AtriumClient(http).signed_in("admin")
     rows = {p["name"]: p for p in admin.ok("GET", "/api/kernel/plugins")}

@@ -52,7 +52,7 @@ def database(tmp_path: Path) -> Iterator[str]:
     else:
         url = f"sqlite:///{tmp_path / 'atrium.db'}"
     engine = make_engine(url)
-    upgrade(SimpleNamespace(engine=engine, plugins=SimpleNamespace(call=lambda _hook: {})))  # type: ignore[arg-type]
+    upgrade(SimpleNamespace(engine=engine, plugins=SimpleNamespace(call=lambda _hook: {})))
     engine.dispose()
     yield url
     if PG:

@@ -217,7 +217,7 @@ def test_the_worker_command_hands_back_its_job_on_sigterm(tmp_path: Path) -> Non
     """`atrium worker` told to stop (SIGTERM) while a job runs: after the grace period the job goes back to
     the queue, and the process ends."""
     prefix = f"atrium-test-term-{secrets.token_hex(4)}:"
-    submitter = QueueTaskRunner(None, REDIS, prefix + "tasks", threads=0)  # type: ignore[arg-type]
+    submitter = QueueTaskRunner(None, REDIS, prefix + "tasks", threads=0)
     key = f"task:{secrets.token_hex(6)}"
     job_id = submitter.submit(task_jobs.linger, key, 120)
     env = {

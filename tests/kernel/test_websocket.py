@@ -72,7 +72,7 @@ def test_subscribe_ping_and_push(http, person, kernel):
 def test_userid_as_text_is_the_same_user(http, person):
     p: Person = person()
     with http.websocket_connect(f"/ws?token={token_of(p.client)}") as ws:
-        assert subscribe(ws, str(p.user_id))["type"] == "subscribed"  # type: ignore[arg-type]
+        assert subscribe(ws, str(p.user_id))["type"] == "subscribed"
 
 
 def test_a_push_reaches_only_its_user(http, person, kernel):

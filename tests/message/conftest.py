@@ -18,8 +18,8 @@ def member(client: AtriumClient, user_factory: Callable[..., tuple[str, str, int
     def make(tenant_id: int = ACME, **kw: Any) -> Any:
         account, password, uid = user_factory(tenant_id, **kw)
         c = client.signed_in(account, password)
-        c.user_id = uid  # type: ignore[attr-defined]
-        c.account = account  # type: ignore[attr-defined]
+        c.user_id = uid
+        c.account = account
         return c
 
     return make

@@ -26,13 +26,19 @@ def send_ok(sender: AtriumClient, **body: Any) -> dict[str, Any]:
     return data
 
 
-def inbox(c: AtriumClient, read_status: int | None = None, system_codes: list[str] | None = None,
-          page: int = 1, rows: int = 10) -> dict[str, Any]:
+def inbox(
+    c: AtriumClient,
+    read_status: int | None = None,
+    system_codes: list[str] | None = None,
+    page: int = 1,
+    rows: int = 10,
+) -> dict[str, Any]:
     params: dict[str, Any] = {"systemCodes": system_codes or []}
     if read_status is not None:
         params["readStatus"] = read_status
-    data: dict[str, Any] = c.ok("POST", f"{INBOX}/message-find",
-                                json={"pageIndex": page, "pageRows": rows, "params": params})
+    data: dict[str, Any] = c.ok(
+        "POST", f"{INBOX}/message-find", json={"pageIndex": page, "pageRows": rows, "params": params}
+    )
     return data
 
 
@@ -56,7 +62,8 @@ def receive(ws: Any, timeout: float = 10.0) -> Any:
 
 
 def subscribe(ws: Any, user_id: Any, system_code: str = "iotAutho") -> None:
-    ws.send_json({"type": "subscribe", "subKey": "systemNotify", "userId": user_id,
-                  "systemCode": system_code})
+    ws.send_json(
+        {"type": "subscribe", "subKey": "systemNotify", "userId": user_id, "systemCode": system_code}
+    )
     ack = receive(ws)
     assert ack == {"type": "subscribed", "subKey": "systemNotify", "systemCode": system_code}

@@ -46,7 +46,7 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 90) -> 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")
         try:
             if httpx.get(f"{url}/api/openapi.json", timeout=2).status_code == 200:
                 return
@@ -115,22 +115,40 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     else:
         db_url = f"sqlite:///{var / 'atrium.db'}"
     env = {
-        **os.environ, "ATRIUM_DATABASE_URL": db_url, "ATRIUM_REDIS_URL": REDIS,
+        **os.environ,
+        "ATRIUM_DATABASE_URL": db_url,
+        "ATRIUM_REDIS_URL": REDIS,
         "ATRIUM_REDIS_PREFIX": f"atrium-mp-{tag}:",
-        "ATRIUM_VAR_DIR": str(var), "ATRIUM_DEMO": "1", "ATRIUM_SECRET_KEY": secrets.token_hex(32),
+        "ATRIUM_VAR_DIR": str(var),
+        "ATRIUM_DEMO": "1",
+        "ATRIUM_SECRET_KEY": secrets.token_hex(32),
         "ATRIUM_SCHEDULER": "false",
     }
-    subprocess.run([str(VENV / "atrium"), "demo"], env=env, cwd=ROOT, check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(
+        [str(VENV / "atrium"), "demo"], env=env, cwd=ROOT, check=True, capture_output=True, timeout=300
+    )
     procs: list[subprocess.Popen[bytes]] = []
     urls = []
     try:
         for _ in range(2):
             port = free_port()
             proc = subprocess.Popen(
-                [str(VENV / "python"), "-m", "uvicorn", "atrium.kernel.asgi:app", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "warning"],
-                env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                [
+                    str(VENV / "python"),
+                    "-m",
+                    "uvicorn",
+                    "atrium.kernel.asgi:app",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--log-level",
+                    "warning",
+                ],
+                env=env,
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
             procs.append(proc)
             urls.append(f"http://127.0.0.1:{port}")
@@ -165,12 +183,23 @@ def test_a_letter_sent_through_one_process_reaches_a_socket_on_the_other(servers
     async def scenario() -> dict[str, Any]:
         ws_url = b.url.replace("http://", "ws://") + f"/ws?token={alice['authorization']}"
         async with websockets.connect(ws_url) as ws:
-            await ws.send(json.dumps({"type": "subscribe", "subKey": "systemNotify",
-                                      "userId": alice["userId"], "systemCode": "iotAutho"}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "subscribe",
+                        "subKey": "systemNotify",
+                        "userId": alice["userId"],
+                        "systemCode": "iotAutho",
+                    }
+                )
+            )
             ack = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert ack["type"] == "subscribed"
             sent = await asyncio.to_thread(
-                a.call, "POST", "/api/message/admin/send", admin["authorization"],
+                a.call,
+                "POST",
+                "/api/message/admin/send",
+                admin["authorization"],
                 json={"toUsers": [alice["userId"]], "content": "<p>Across processes</p>"},
             )
             assert sent["code"] == 800, sent
@@ -182,8 +211,9 @@ def test_a_letter_sent_through_one_process_reaches_a_socket_on_the_other(servers
     assert frame["data"]["preview"] == "Across processes"
     # B's cached count was dropped through the pub/sub when A committed the letter
     eventually(lambda: _equal(b.unread(alice["authorization"]), before + 1))
-    page = b.call("POST", f"{INBOX}/message-find", alice["authorization"],
-                  json={"pageIndex": 1, "pageRows": 1})
+    page = b.call(
+        "POST", f"{INBOX}/message-find", alice["authorization"], json={"pageIndex": 1, "pageRows": 1}
+    )
     assert page["data"]["list"][0]["msgInstanceId"] == frame["data"]["msgInstanceId"]
     # reading on A updates the count B answers
     a.call("POST", f"{INBOX}/read-all", alice["authorization"], json={})
@@ -199,6 +229,7 @@ def test_the_command_line_disables_the_plugin_in_every_process(servers):
     subprocess.run([atrium, "plugins", "disable", "message", "--tenant", "1001"], **run)
     try:
         for server in (a, b):
+
             def disabled(server: Server = server) -> None:
                 env_ = server.call("POST", f"{INBOX}/unread-message-total", alice["authorization"], json={})
                 assert env_["code"] == 460, env_
@@ -210,6 +241,7 @@ def test_the_command_line_disables_the_plugin_in_every_process(servers):
     finally:
         subprocess.run([atrium, "plugins", "enable", "message", "--tenant", "1001"], **run)
     for server in (a, b):
+
         def enabled(server: Server = server) -> None:
             env_ = server.call("POST", f"{INBOX}/unread-message-total", alice["authorization"], json={})
             assert env_["code"] == 800

@@ -219,8 +219,8 @@ def test_a_scaffolded_plugin_ships_its_page_in_its_wheel(tmp_path: Path) -> None
             assert hashed.status_code == 200 and hashed.content == chunk.read_bytes()
             assert hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
 
-            acme = AtriumClient(http).signed_in("supervisor")  # type: ignore[arg-type]
-            globex = AtriumClient(http).signed_in("bob")  # type: ignore[arg-type]
+            acme = AtriumClient(http).signed_in("supervisor")
+            globex = AtriumClient(http).signed_in("bob")
             (mine,) = [p for p in acme.ok("GET", "/api/kernel/manifest")["plugins"] if p["name"] == NAME]
             assert mine["remoteUrl"] == f"/plugins/{NAME}/remoteEntry.js"
             assert mine["remoteName"] == MODULE and mine["prefixes"] == [f"/{NAME}"]
@@ -250,7 +250,7 @@ def test_a_scaffolded_plugin_ships_its_page_in_its_wheel(tmp_path: Path) -> None
     # uninstalled: Atrium starts, and the prefix says the application is not installed, and why
     with serving(steps, "serve again", work, var_dir) as http:
         assert http.get(f"/plugins/{NAME}/remoteEntry.js").status_code == 404
-        manifest = AtriumClient(http).signed_in("supervisor").ok("GET", "/api/kernel/manifest")  # type: ignore[arg-type]
+        manifest = AtriumClient(http).signed_in("supervisor").ok("GET", "/api/kernel/manifest")
         assert NAME not in {p["name"] for p in manifest["plugins"]}
         assert {"name": NAME, "prefixes": [f"/{NAME}"], "error": "not installed"} in manifest["unavailable"]
         if Path(CHROMIUM).exists():

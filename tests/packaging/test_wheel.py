@@ -74,7 +74,7 @@ print(json.dumps({
 
 def timed(timings: dict[str, float], name: str, *args: str, timeout: float, **kw: object) -> str:
     started = time.monotonic()
-    result = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
+    result = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
     timings[name] = round(time.monotonic() - started, 1)
     assert result.returncode == 0, f"{name} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     out: str = result.stdout
@@ -222,7 +222,7 @@ def test_wheel_serves_the_portal_from_the_installed_package(
             assert shell.content == (Path(where["assets"]["i18n"]) / "en-us" / "shell.json").read_bytes()
             assert http.get("/api/openapi.json").json()["paths"]
 
-            admin = AtriumClient(http).signed_in("admin")  # type: ignore[arg-type]
+            admin = AtriumClient(http).signed_in("admin")
             manifest = admin.ok("GET", "/api/kernel/manifest")
             listed = {p["name"]: p["remoteUrl"] for p in manifest["plugins"]}
             assert "reports" in listed and set(listed) <= set(remotes)

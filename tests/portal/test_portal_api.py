@@ -174,7 +174,9 @@ def test_a_public_articles_cover_shows_without_a_session(
     assert shown.content.startswith(b"\x89PNG")
     outside = client.ok("GET", f"{BASE}/public-detail?id={saved['id']}")
     external = admin.ok(
-        "POST", f"{BASE}/admin/save", json={"params": article(public=True, coverUrl="https://example.com/a.png")}
+        "POST",
+        f"{BASE}/admin/save",
+        json={"params": article(public=True, coverUrl="https://example.com/a.png")},
     )
     admin.ok("POST", f"{BASE}/admin/publish", json={"params": {"id": external["id"]}})
     assert client.ok("GET", f"{BASE}/public-detail?id={external['id']}")["coverSrc"] is None

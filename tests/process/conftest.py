@@ -20,8 +20,8 @@ def member(client: AtriumClient, user_factory: Callable[..., tuple[str, str, int
     def make(tenant_id: int, **kw: Any) -> Any:
         account, password, uid = user_factory(tenant_id, **kw)
         c = client.signed_in(account, password)
-        c.user_id = uid  # type: ignore[attr-defined]
-        c.tenant_id = tenant_id  # type: ignore[attr-defined]
+        c.user_id = uid
+        c.tenant_id = tenant_id
         return c
 
     return make

@@ -93,7 +93,7 @@ def admin_of(client: AtriumClient, tenant_id: int) -> AtriumClient:
     if admin is not None and admin.get("/api/base/base-user/get-login-user")["code"] == 800:
         return admin
     admin = client.signed_in("admin")
-    if admin.profile["tenantId"] != tenant_id:  # type: ignore[attr-defined]
+    if admin.profile["tenantId"] != tenant_id:
         admin.ok("POST", f"/api/base/base-user/change-tenant?tenantId={tenant_id}&systemCode=iotAutho")
         switched = admin.last.headers
         admin.headers["authorization"] = switched["authorization"]
@@ -194,7 +194,7 @@ def back_to(url: str) -> str:
 
 def user_id(client: AtriumClient, account: str) -> int:
     if account not in _user_ids:
-        _user_ids[account] = int(client.signed_in(account).profile["userId"])  # type: ignore[attr-defined]
+        _user_ids[account] = int(client.signed_in(account).profile["userId"])
     return _user_ids[account]
 
 

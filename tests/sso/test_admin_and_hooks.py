@@ -189,6 +189,8 @@ def test_provider_from_an_installed_plugin(
 
 def test_code_keeps_its_kind(idps: Any, configure: Any, client: Any) -> None:
     configure("oidc", "one-code", oidc_settings(idps))
-    body = admin_of(client, ACME).post("/api/third/admin/configs/save", json={
-        "code": "one-code", "kind": "wecom", "name": "Other", "settings": wecom_settings(idps)})
+    body = admin_of(client, ACME).post(
+        "/api/third/admin/configs/save",
+        json={"code": "one-code", "kind": "wecom", "name": "Other", "settings": wecom_settings(idps)},
+    )
     assert body["code"] == 409 and "one-code" in body["msg"]

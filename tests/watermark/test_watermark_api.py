@@ -6,8 +6,18 @@ from datetime import datetime
 from typing import Any
 
 WM = "/api/watermark/iotBaseFuncWaterController/get-system-watermark"
-SPEC_FIELDS = {"content", "fwContent", "fwType", "fwFont", "fwFontSize", "fwColor", "fwRotationAngle",
-               "fwTransparent", "isTakeEffect", "isView"}
+SPEC_FIELDS = {
+    "content",
+    "fwContent",
+    "fwType",
+    "fwFont",
+    "fwFontSize",
+    "fwColor",
+    "fwRotationAngle",
+    "fwTransparent",
+    "isTakeEffect",
+    "isView",
+}
 
 
 def save(c: Any, **body: Any) -> dict[str, Any]:
@@ -54,16 +64,22 @@ def test_every_placeholder_is_filled_from_the_signed_in_user(tenant_admin):
     assert wm["content"] == data["content"]
     name, account, staff, mobile, tenant, date, uid = wm["content"].split("|")
     me = tenant_admin.account
-    assert (name, account, staff, mobile, uid) == (f"User {me}", me, "S-7", "13900000007",
-                                                   str(tenant_admin.user_id))
+    assert (name, account, staff, mobile, uid) == (
+        f"User {me}",
+        me,
+        "S-7",
+        "13900000007",
+        str(tenant_admin.user_id),
+    )
     assert tenant.startswith("T") and date == today
 
 
 def test_the_most_specific_setting_wins(tenant_admin):
     save_ok(tenant_admin, fwContent="tenant {account}")
     save_ok(tenant_admin, fwContent="reports {account}", ffwFunctionCode="reports")
-    save_ok(tenant_admin, fwContent="assets", fwType="static", systemCode="iotAutho",
-            ffwFunctionCode="assets")
+    save_ok(
+        tenant_admin, fwContent="assets", fwType="static", systemCode="iotAutho", ffwFunctionCode="assets"
+    )
     me = tenant_admin.account
     assert tenant_admin.ok("GET", WM)["content"] == f"tenant {me}"
     assert tenant_admin.ok("GET", WM, params={"ffwFunctionCode": "reports"})["content"] == f"reports {me}"
@@ -88,8 +104,16 @@ def test_flag_and_the_switches(tenant_admin):
 
 
 def test_update_delete_and_unknown_ids(tenant_admin, admin_client):
-    row = save_ok(tenant_admin, fwContent="first", fwType="static", fwColor="rgba(255, 0, 0, 0.5)",
-                  fwRotationAngle=30, fwTransparent=60, fwFont="微软雅黑", fwFontSize=20)
+    row = save_ok(
+        tenant_admin,
+        fwContent="first",
+        fwType="static",
+        fwColor="rgba(255, 0, 0, 0.5)",
+        fwRotationAngle=30,
+        fwTransparent=60,
+        fwFont="微软雅黑",
+        fwFontSize=20,
+    )
     again = save_ok(tenant_admin, ffwId=int(row["ffwId"]), fwContent="second", fwType="static")
     assert again["ffwId"] == row["ffwId"]
     assert [r["fwContent"] for r in settings(tenant_admin)] == ["second"]
@@ -136,16 +160,22 @@ def test_bad_settings_are_refused_and_nothing_changes(tenant_admin):
 
 
 def test_preview(tenant_admin):
-    got = tenant_admin.ok("POST", "/api/watermark/admin/preview",
-                          json={"fwType": "dynamic", "fwContent": "{account} / {staffNo}"})
+    got = tenant_admin.ok(
+        "POST",
+        "/api/watermark/admin/preview",
+        json={"fwType": "dynamic", "fwContent": "{account} / {staffNo}"},
+    )
     assert got == {"content": f"{tenant_admin.account} / S-7"}
     env = tenant_admin.post("/api/watermark/admin/preview", json={"fwType": "dynamic", "fwContent": "{nope}"})
     assert env["code"] == 400
 
 
 def test_only_administrators_edit(user_client):
-    calls = (("/api/watermark/admin/save", {"fwContent": "x"}), ("/api/watermark/admin/delete", {"ffwId": 1}),
-             ("/api/watermark/admin/preview", {"fwContent": "x"}))
+    calls = (
+        ("/api/watermark/admin/save", {"fwContent": "x"}),
+        ("/api/watermark/admin/delete", {"ffwId": 1}),
+        ("/api/watermark/admin/preview", {"fwContent": "x"}),
+    )
     for path, body in calls:
         assert user_client.post(path, json=body)["code"] == 403
     assert user_client.get("/api/watermark/admin/settings")["code"] == 403
