@@ -128,6 +128,7 @@ def context(browser, live_server):
     """A fresh browser profile in English; any address outside the test server is answered locally."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
     ctx.add_cookies([{"name": "language", "value": "en-us", "url": live_server.url}])
+    missing = strict_i18n(ctx)
 
     def outside(route):
         if _is_local(route.request.url, live_server.url):
@@ -140,6 +141,23 @@ def context(browser, live_server):
     ctx.route("**/*", outside)
     yield ctx
     ctx.close()
+    assert not missing, f"texts drawn from translation keys that no bundle has: {sorted(set(missing))}"
+
+
+MISSING_KEY = "atrium:missing-key "
+
+
+def strict_i18n(ctx) -> list[str]:
+    """Makes the pages of `ctx` report every translation key that no bundle has; returns the list they fill."""
+    missing: list[str] = []
+    ctx.add_init_script("window.__atriumStrictI18n = true;")
+
+    def note(message) -> None:
+        if message.text.startswith(MISSING_KEY):
+            missing.append(message.text[len(MISSING_KEY) :])
+
+    ctx.on("console", note)
+    return missing
 
 
 @pytest.fixture

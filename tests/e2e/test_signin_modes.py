@@ -148,6 +148,12 @@ def test_qr_code_confirmed_on_the_phone_signs_the_desktop_in(
 ) -> None:
     page.goto(live_server.url + "/login")
     page.get_by_role("tab", name="QR code").click()
+    # the same consent as the password form: no code before the terms are agreed to
+    expect(page.get_by_test_id("consent-first")).to_have_text(
+        "Agree to the User Agreement and Privacy Policy to show the QR code"
+    )
+    expect(page.get_by_test_id("platform-qr")).to_have_count(0)
+    page.get_by_test_id("qr-consent").check()
     url = qr_url(page)
     assert "/qrcode-success?qrCode=" in url
     ctx = phone_context(browser, live_server)

@@ -1,7 +1,9 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { earlyFetch } from './early';
-import { DEFAULT_LOCALE, LANGUAGE_COOKIE, LOCALES, bus, getCookie, normalizeLocale, setCookie, type Locale } from '@atrium/sdk';
+import {
+  DEFAULT_LOCALE, LANGUAGE_COOKIE, LOCALES, bus, getCookie, normalizeLocale, recordMissingKey, setCookie, type Locale,
+} from '@atrium/sdk';
 
 /** Loads `/i18n/{locale}/{ns}.json` from the kernel. */
 const httpBackend: BackendModule = {
@@ -15,13 +17,7 @@ const httpBackend: BackendModule = {
   },
 };
 
-export const LANGUAGE_NAMES: Record<Locale, string> = {
-  'zh-cn': '简体中文',
-  'zh-tw': '繁體中文',
-  'en-us': 'English',
-  'vi-vn': 'Tiếng Việt',
-  'hu-hu': 'Magyar',
-};
+export { LANGUAGE_NAMES } from '@atrium/sdk';
 
 export function initialLocale(): Locale {
   const query = new URLSearchParams(window.location.search).get('lang');
@@ -42,6 +38,8 @@ export async function initI18n(): Promise<void> {
       defaultNS: 'shell',
       interpolation: { escapeValue: false },
       returnNull: false,
+      saveMissing: true,
+      missingKeyHandler: recordMissingKey,
       react: { useSuspense: false },
     } as any);
   document.documentElement.lang = i18next.language;

@@ -7,6 +7,15 @@ export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'zh-cn';
 export const LANGUAGE_COOKIE = 'language';
 
+/** Each language named in itself, as a language picker or a column of translations shows it. */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  'zh-cn': '简体中文',
+  'zh-tw': '繁體中文',
+  'en-us': 'English',
+  'vi-vn': 'Tiếng Việt',
+  'hu-hu': 'Magyar',
+};
+
 export function normalizeLocale(value: string | undefined | null): Locale {
   const v = (value || '').toLowerCase().replace('_', '-').replace('#', '-');
   return (LOCALES as readonly string[]).includes(v) ? (v as Locale) : DEFAULT_LOCALE;
@@ -38,10 +47,30 @@ export function translate(key: string, defaultValue: string, options: Record<str
   return text;
 }
 
-/** `t` for a namespace (the shell's is `shell`); a plugin passes its own namespace. */
+/** `t` for a namespace (the shell's is `shell`); a plugin passes its own namespace.
+ *
+ * Until the namespace's bundle has arrived `t` answers an empty text (or the default value given),
+ * never the key itself: the component renders again as soon as the bundle is loaded. */
 export function useT(ns: string | string[] = 'shell') {
-  const { t, i18n } = useTranslation(ns);
-  return Object.assign(t, { i18n, locale: normalizeLocale(i18n.language) });
+  const { t, i18n, ready } = useTranslation(ns);
+  const locale = normalizeLocale(i18n.language);
+  if (ready) return Object.assign(t, { i18n, locale, ready });
+  const pending = ((_key: unknown, options?: unknown) => {
+    const fallback =
+      typeof options === 'string' ? options : (options as { defaultValue?: unknown } | undefined)?.defaultValue;
+    return typeof fallback === 'string' ? fallback : '';
+  }) as unknown as typeof t;
+  return Object.assign(pending, { i18n, locale, ready });
+}
+
+/** Keys asked for but found in no bundle, kept when the page runs with `window.__atriumStrictI18n`
+ * set (the browser tests set it): a test fails on any text drawn from a missing key. */
+export function recordMissingKey(languages: readonly string[], namespace: string, key: string): void {
+  const w = window as unknown as { __atriumStrictI18n?: boolean; __atriumMissingKeys?: string[] };
+  if (!w.__atriumStrictI18n) return;
+  const entry = `${namespace}:${key} (${languages.join(',')})`;
+  (w.__atriumMissingKeys ||= []).push(entry);
+  console.warn(`atrium:missing-key ${entry}`);
 }
 
 /** Adds a plugin's bundle to the host's i18next instance. */

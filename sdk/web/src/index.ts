@@ -14,8 +14,8 @@ export {
   type Profile, type UserInfo, type SsoData, type SignInData, type SystemRef, type SessionSnapshot,
 } from './session';
 export {
-  LOCALES, DEFAULT_LOCALE, LANGUAGE_COOKIE, normalizeLocale, currentLocale, languageHeader, translate, useT,
-  addBundle, localeText, type Locale,
+  LOCALES, LANGUAGE_NAMES, DEFAULT_LOCALE, LANGUAGE_COOKIE, normalizeLocale, currentLocale, languageHeader, translate, useT,
+  addBundle, localeText, recordMissingKey, type Locale,
 } from './i18n';
 export {
   request, upload, saveBlob, configureRequest, getRequestConfig, setPageContext, setServices, resolveUrl,

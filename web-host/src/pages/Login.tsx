@@ -66,6 +66,7 @@ export function Login() {
   const [captcha, setCaptcha] = useState<{ captchaId: string; image: string } | null>(null);
   const [left, startCountdown] = useCountdown();
   const [form] = Form.useForm();
+  const agreed = Boolean(Form.useWatch('agree', form));
   const ownLabels: Record<OwnMode, string> = { account: t('login.modeAccount'), phone: t('login.modePhone'), email: t('login.modeEmail') };
 
   // A mode the tenant switched off is not offered: the first one it offers is shown instead.
@@ -208,6 +209,15 @@ export function Login() {
     </Form.Item>
   );
 
+  const consentText = (
+    <>
+      {t('login.agreePrefix')}{' '}
+      <a href="/platform-protocol?type=agreement" target="_blank" rel="noreferrer">{t('login.agreement')}</a>{' '}
+      {t('login.and')}{' '}
+      <a href="/platform-protocol?type=privacy" target="_blank" rel="noreferrer">{t('login.privacy')}</a>
+    </>
+  );
+
   return (
     <div className="at-login">
       <div className="at-login-brand">
@@ -253,9 +263,24 @@ export function Login() {
               ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
             ]}
           />
-          {mode === 'qr' && ssoModes.platformQr && <Suspense fallback={null}><PlatformQr onSignedIn={afterLogin} /></Suspense>}
-          {mode === 'qr' && ssoModes.qr && <QrLoginMode where={where} compact={ssoModes.platformQr} />}
-          {mode === 'other' && <OtherLoginMode where={where} />}
+          {(mode === 'qr' || mode === 'other') && (
+            <Checkbox
+              data-testid="qr-consent"
+              checked={agreed}
+              onChange={(e) => form.setFieldValue('agree', e.target.checked)}
+              style={{ marginBottom: 12 }}
+            >
+              {consentText}
+            </Checkbox>
+          )}
+          {(mode === 'qr' || mode === 'other') && !agreed && (
+            <Typography.Paragraph type="secondary" data-testid="consent-first" style={{ textAlign: 'center', padding: '32px 0' }}>
+              {t(mode === 'qr' ? 'login.agreeBeforeQr' : 'login.agreeBeforeOther')}
+            </Typography.Paragraph>
+          )}
+          {agreed && mode === 'qr' && ssoModes.platformQr && <Suspense fallback={null}><PlatformQr onSignedIn={afterLogin} /></Suspense>}
+          {agreed && mode === 'qr' && ssoModes.qr && <QrLoginMode where={where} compact={ssoModes.platformQr} />}
+          {agreed && mode === 'other' && <OtherLoginMode where={where} />}
           <Form
             form={form}
             onFinish={submit}
@@ -327,12 +352,7 @@ export function Login() {
               rules={[{ validator: (_, v) => (v ? Promise.resolve() : Promise.reject(new Error(t('login.agreeRequired')))) }]}
               style={{ marginBottom: 12 }}
             >
-              <Checkbox>
-                {t('login.agreePrefix')}{' '}
-                <a href="/platform-protocol?type=agreement" target="_blank" rel="noreferrer">{t('login.agreement')}</a>{' '}
-                {t('login.and')}{' '}
-                <a href="/platform-protocol?type=privacy" target="_blank" rel="noreferrer">{t('login.privacy')}</a>
-              </Checkbox>
+              <Checkbox>{consentText}</Checkbox>
             </Form.Item>
             <Button type="primary" htmlType="submit" block loading={loading} size="large">
               {t('login.submit')}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App as AntApp, Button, Card, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Table, Tree, Typography } from 'antd';
 import type { TreeProps } from 'antd';
-import { useT } from '@atrium/sdk';
+import { LANGUAGE_NAMES, useT, type Locale } from '@atrium/sdk';
 import { api, type Menu, type Resource, type System } from '../api';
 import { AdminOnly, rowProps } from '../common';
 import { MenuIconField } from './MenuIconField';
@@ -102,7 +102,7 @@ export function Menus() {
               <Form.Item name="menuCode" label={t('web.menuCode')} rules={[{ required: true, whitespace: true, max: 128, message: t('web.required') }]}><Input disabled={current !== 'new'} /></Form.Item>
               <Form.Item name="menuName" label={t('web.menuName')} rules={[{ required: true, whitespace: true, max: 128, message: t('web.required') }]}><Input /></Form.Item>
               {OTHER_LOCALES.map((loc) => (
-                <Form.Item key={loc} name={['en', loc]} label={t('web.menuEnName', { locale: loc })}><Input maxLength={128} /></Form.Item>
+                <Form.Item key={loc} name={['en', loc]} label={t('web.menuEnName', { locale: LANGUAGE_NAMES[loc as Locale] })}><Input maxLength={128} /></Form.Item>
               ))}
               <Form.Item name="menuUrl" label={t('web.menuUrl')} extra="https://host/page?token={token}&menuId={menuId}&systemCode={systemCode}"><Input maxLength={512} /></Form.Item>
               <Form.Item name="menuIconurl" label={t('web.icon')}><MenuIconField /></Form.Item>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { App as AntApp, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Segmented, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
-import { useT } from '@atrium/sdk';
+import { LANGUAGE_NAMES, useT, type Locale } from '@atrium/sdk';
 import { api, isSuperAdmin, type AuditConfig, type DictItem, type FailureRow, type GreyRule, type LdapServer, type LockoutRow, type LoginLogRow, type LoginType, type Page, type SigninConfig } from '../api';
 import { AdminOnly, PAGE_SIZE, TenantPicker, pager, rowProps } from '../common';
 
@@ -27,7 +27,7 @@ function Dictionaries() {
       <Table<DictItem> rowKey="diId" size="small" dataSource={items} onRow={rowProps} pagination={pager(items.length, page, setPage)}
         columns={[
           { title: t('web.dicCode'), dataIndex: 'dicCode' },
-          ...LOCALES.map((loc) => ({ title: loc, key: loc, render: (_: unknown, d: DictItem) => d.names[loc] || '' })),
+          ...LOCALES.map((loc) => ({ title: LANGUAGE_NAMES[loc as Locale], key: loc, render: (_: unknown, d: DictItem) => d.names[loc] || '' })),
           { title: t('web.sort'), dataIndex: 'sort' },
           ...(isSuperAdmin() ? [{
             title: t('web.actions'), key: 'a', render: (_: unknown, d: DictItem) => (
@@ -44,7 +44,7 @@ function Dictionaries() {
           <Form.Item name="dicType" label={t('web.dicType')} rules={[{ required: true, pattern: CODE, message: t('web.codeRule') }]}><Input disabled={!!editing?.diId} /></Form.Item>
           <Form.Item name="dicCode" label={t('web.dicCode')} rules={[{ required: true, pattern: CODE, message: t('web.codeRule') }]}><Input disabled={!!editing?.diId} /></Form.Item>
           {LOCALES.map((loc) => (
-            <Form.Item key={loc} name={['names', loc]} label={loc} rules={loc === 'zh-cn' ? [{ required: true, whitespace: true, message: t('web.required') }] : []}><Input maxLength={128} /></Form.Item>
+            <Form.Item key={loc} name={['names', loc]} label={LANGUAGE_NAMES[loc as Locale]} rules={loc === 'zh-cn' ? [{ required: true, whitespace: true, message: t('web.required') }] : []}><Input maxLength={128} /></Form.Item>
           ))}
           <Form.Item name="sort" label={t('web.sort')}><InputNumber min={0} /></Form.Item>
           <Form.Item name="public" label={t('web.public')} valuePropName="checked"><Switch /></Form.Item>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { App as AntApp, Button, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag } from 'antd';
-import { localeText, useT } from '@atrium/sdk';
+import { LANGUAGE_NAMES, localeText, useT, type Locale } from '@atrium/sdk';
 import { api, type System } from '../api';
 import { AdminOnly, pager, rowProps } from '../common';
 
@@ -63,7 +63,7 @@ export function Systems() {
           { title: t('web.systemName'), dataIndex: 'systemName' },
           {
             title: t('web.systemNames'), key: 'names', render: (_, s) => (
-              <Space size={[0, 4]} wrap>{Object.entries(namesOf(s.systemEnName)).map(([loc, name]) => <Tag key={loc}>{loc}: {name}</Tag>)}</Space>
+              <Space size={[0, 4]} wrap>{Object.entries(namesOf(s.systemEnName)).map(([loc, name]) => <Tag key={loc}>{LANGUAGE_NAMES[loc as Locale] ?? loc}: {name}</Tag>)}</Space>
             ),
           },
           { title: t('web.iconUrl'), dataIndex: 'iconUrl' },
@@ -84,7 +84,7 @@ export function Systems() {
           <Form.Item name="systemCode" label={t('web.systemCode')} rules={[{ required: true, pattern: /^[A-Za-z0-9_-]{1,64}$/, message: t('web.codeRule') }]}><Input disabled={editing !== 'new'} /></Form.Item>
           <Form.Item name="systemName" label={t('web.systemName')} rules={[{ required: true, whitespace: true, max: 64, message: t('web.required') }]}><Input /></Form.Item>
           {OTHER_LOCALES.map((loc) => (
-            <Form.Item key={loc} name={['names', loc]} label={t('web.menuEnName', { locale: loc })} rules={[enNameFits]} dependencies={OTHER_LOCALES.map((x) => ['names', x])}>
+            <Form.Item key={loc} name={['names', loc]} label={t('web.menuEnName', { locale: LANGUAGE_NAMES[loc as Locale] })} rules={[enNameFits]} dependencies={OTHER_LOCALES.map((x) => ['names', x])}>
               <Input maxLength={64} />
             </Form.Item>
           ))}
