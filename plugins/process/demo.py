@@ -1,5 +1,7 @@
-"""Demo process: a deployed leave approval (the applicant, then the tenant's supervisors; long leaves also
-need a second supervisor's sign-off)."""
+"""Demo process: a deployed leave approval (the applicant's start form: days, start date, reason; the
+applicant's step is done as she starts, then the tenant's supervisors approve; long leaves also need a second
+supervisor's sign-off). A tenant whose demo model is an older demo diagram gets this one as a new deployed
+version."""
 
 from __future__ import annotations
 
@@ -17,8 +19,32 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
     xmlns:di="http://www.omg.org/spec/DD/20100524/DI" xmlns:atrium="http://atrium.dev/schema/bpmn"
     id="leave_defs" targetNamespace="http://atrium.dev/bpmn">
   <bpmn:process id="leave_approval" name="Leave approval" isExecutable="true">
-    <bpmn:startEvent id="start" name="Start"/>
-    <bpmn:userTask id="apply" name="Apply" atrium:assigneeType="starter"/>
+    <bpmn:startEvent id="start" name="Start">
+      <bpmn:extensionElements>
+        <atrium:formField id="days" type="number" required="true" min="0.5" max="30" label="Days">
+          <atrium:label lang="zh-cn">请假天数</atrium:label>
+          <atrium:label lang="zh-tw">請假天數</atrium:label>
+          <atrium:label lang="en-us">Days</atrium:label>
+          <atrium:label lang="vi-vn">Số ngày nghỉ</atrium:label>
+          <atrium:label lang="hu-hu">Napok száma</atrium:label>
+        </atrium:formField>
+        <atrium:formField id="startDate" type="date" required="true" label="Start date">
+          <atrium:label lang="zh-cn">开始日期</atrium:label>
+          <atrium:label lang="zh-tw">開始日期</atrium:label>
+          <atrium:label lang="en-us">Start date</atrium:label>
+          <atrium:label lang="vi-vn">Ngày bắt đầu</atrium:label>
+          <atrium:label lang="hu-hu">Kezdő nap</atrium:label>
+        </atrium:formField>
+        <atrium:formField id="reason" type="text" label="Reason">
+          <atrium:label lang="zh-cn">请假事由</atrium:label>
+          <atrium:label lang="zh-tw">請假事由</atrium:label>
+          <atrium:label lang="en-us">Reason</atrium:label>
+          <atrium:label lang="vi-vn">Lý do</atrium:label>
+          <atrium:label lang="hu-hu">Indoklás</atrium:label>
+        </atrium:formField>
+      </bpmn:extensionElements>
+    </bpmn:startEvent>
+    <bpmn:userTask id="apply" name="Apply" atrium:assigneeType="starter" atrium:completeOnStart="true"/>
     <bpmn:userTask id="approve" name="Supervisor approval" atrium:assigneeType="supervisor"/>
     <bpmn:exclusiveGateway id="long" name="More than 3 days?" default="short"/>
     <bpmn:userTask id="confirm" name="Second approval" atrium:assigneeType="supervisor"/>
@@ -88,7 +114,9 @@ def load(tenants: dict[str, int]) -> None:
     for tid in tenants.values():
         with tenant_scope(tid):
             db = session()
-            if db.execute(select(ProcessModel.id).where(ProcessModel.key == KEY)).scalar_one_or_none():
+            found = db.execute(select(ProcessModel).where(ProcessModel.key == KEY)).scalar_one_or_none()
+            if found is not None:
+                _update(found)
                 continue
             model = ProcessModel(
                 key=KEY, name="Leave approval", category="HR", latest_version=1, deployed_version=1
@@ -97,3 +125,22 @@ def load(tenants: dict[str, int]) -> None:
             db.flush()
             db.add(ProcessVersion(model_id=model.id, version=1, xml=XML, deployed_at=utcnow()))
             db.flush()
+
+
+def _update(model: ProcessModel) -> None:
+    """Deploy this diagram as the next version of a demo model that still runs an older demo diagram (made
+    by the demo: no author); a model someone has since changed is left alone."""
+    db = session()
+    latest = db.execute(
+        select(ProcessVersion).where(
+            ProcessVersion.model_id == model.id, ProcessVersion.version == model.latest_version
+        )
+    ).scalar_one_or_none()
+    if latest is None or latest.xml == XML or latest.created_by is not None or model.created_by is not None:
+        return
+    if model.deployed_version != latest.version:
+        return
+    model.latest_version += 1
+    model.deployed_version = model.latest_version
+    db.add(ProcessVersion(model_id=model.id, version=model.latest_version, xml=XML, deployed_at=utcnow()))
+    db.flush()

@@ -17,7 +17,7 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import Select, and_, delete, exists, func, or_, select, tuple_, update
 
-from atrium.plugins.process.engine import bpmn, spiff, store, waiting
+from atrium.plugins.process.engine import bpmn, spiff, startform, store, waiting
 from atrium.plugins.process.engine.store import TaskRow
 from atrium.plugins.process.models import (
     CANCELLED,
@@ -39,7 +39,7 @@ from atrium.plugins.process.models import (
     ProcessVersion,
     TaskCandidate,
 )
-from atrium.sdk import BadRequest, Conflict, Forbidden, NotFound, SessionUser
+from atrium.sdk import AtriumError, BadRequest, Conflict, Forbidden, NotFound, SessionUser
 from atrium.sdk.context import current_tenant, current_user
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
@@ -132,8 +132,37 @@ def list_models(keyword: str, category: str, page: int, size: int) -> dict[str, 
         q = q.where(ProcessModel.category == category)
     db = session()
     total = db.execute(select(func.count()).select_from(q.subquery())).scalar_one()
-    rows = db.execute(q.order_by(ProcessModel.id.desc()).offset((page - 1) * size).limit(size)).scalars()
-    return {"list": [model_out(m) for m in rows], "total": total}
+    rows = list(
+        db.execute(q.order_by(ProcessModel.id.desc()).offset((page - 1) * size).limit(size)).scalars()
+    )
+    forms = _start_fields(rows)
+    return {"list": [{**model_out(m), "startFields": forms.get(m.id, [])} for m in rows], "total": total}
+
+
+def _start_fields(models: list[ProcessModel]) -> dict[int, list[dict[str, Any]]]:
+    """The start form of each model's deployed version (its start event's fields), read in one statement;
+    the parsed versions are cached, as for starting."""
+    deployed = {(m.id, m.deployed_version): m for m in models if m.deployed_version is not None}
+    if not deployed:
+        return {}
+    rows = session().execute(
+        select(ProcessVersion.id, ProcessVersion.model_id, ProcessVersion.version, ProcessVersion.xml).where(
+            tuple_(ProcessVersion.model_id, ProcessVersion.version).in_(list(deployed))
+        )
+    )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for vid, model_id, version, xml in rows:
+        try:
+            comp = spiff.compiled(vid, xml, deployed[(model_id, version)].key)
+        except AtriumError:  # a version saved under rules since tightened: it starts with no form
+            continue
+        start_node = _start_node(comp)
+        out[model_id] = [f.out() for f in start_node.fields] if start_node is not None else []
+    return out
+
+
+def _start_node(comp: spiff.Compiled) -> bpmn.Node | None:
+    return next((n for n in comp.nodes.values() if n.kind == "startEvent"), None)
 
 
 def model_detail(ref: str, version: int | None) -> dict[str, Any]:
@@ -251,7 +280,9 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     row = get_version(m, m.deployed_version)
     comp = spiff.compiled(row.id, row.xml, m.key)
     values = _check_variables(dict(variables))
-    start_node = next((n for n in comp.nodes.values() if n.kind == "startEvent"), None)
+    start_node = _start_node(comp)
+    if start_node is not None and start_node.fields:
+        values = startform.check_values(start_node.fields, values)
     user = current_user()
     db = session()
     inst = ProcessInstance(
@@ -268,7 +299,7 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     values["initiator"] = user.user_id
     lo = Loaded(inst, comp, spiff.new(comp, values))
     lo.writes.note("start", name=m.name, user_id=user.user_id)
-    step(lo, [])
+    step(lo, [], initiator=user.user_id)
     return instance_out(inst)
 
 
@@ -287,30 +318,73 @@ def _candidates(node: bpmn.Node, starter: int | None) -> list[tuple[str, int]]:
 
 
 def _next_user_tasks(ready: Iterable[Task]) -> list[Task]:
-    """The user tasks right after the ready ones on each predicted path (who is up next)."""
+    """The user tasks right after the ready ones on each predicted path (who is up next). A gateway on the
+    way is judged with the variables of the step it follows: a branch whose condition is false under them
+    is not taken; one it cannot tell (a variable not yet set, a script on the way) still counts."""
     found: dict[Any, Task] = {}
-    stack = [c for t in ready for c in t.children]
+    stack: list[tuple[Task, dict[str, Any] | None]] = [(c, t.data) for t in ready for c in t.children]
     while stack:
-        t = stack.pop()
+        t, data = stack.pop()
         if t.state not in (TaskState.FUTURE, TaskState.LIKELY, TaskState.MAYBE):
             continue
         if getattr(t.task_spec, "manual", False):
             found[t.id] = t
             continue
-        stack.extend(t.children)
+        stack.extend(spiff.predicted_children(t, data))
     return list(found.values())
 
 
-def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
+def _complete_on_start(lo: Loaded, initiator: int, now: datetime) -> list[TaskRow]:
+    """The starter's own first steps the model marks ``atrium:completeOnStart``: done as the instance starts,
+    with the start's values as their data, and recorded as done by the starter (a later step may still send
+    the instance back to them). A step with a task form of its own waits for it as usual."""
+    done: list[TaskRow] = []
+    for t in spiff.ready_user_tasks(lo.workflow):
+        node = lo.comp.nodes.get(t.task_spec.bpmn_id or "")
+        if node is None or not node.complete_on_start or node.form_key:
+            continue
+        if (USER, initiator) not in _candidates(node, initiator):
+            continue
+        t.run()
+        done.append(
+            TaskRow(
+                id=0,
+                instance_id=lo.instance.id,
+                engine_id=str(t.id),
+                node_id=node.id,
+                name=node.name,
+                form_key=node.form_key,
+                status=DONE,
+                candidates=_candidate_settings(node),
+                created_at=now,
+                done_by=initiator,
+                done_at=now,
+            )
+        )
+        lo.writes.note("complete", node_id=node.id, name=node.name, user_id=initiator)
+    if done:
+        spiff.advance(lo.workflow)
+    return done
+
+
+def _candidate_settings(node: bpmn.Node) -> dict[str, Any]:
+    return {"users": node.users, "roles": node.roles, "supervisor": node.supervisor, "starter": node.starter}
+
+
+def step(lo: Loaded, live: list[TaskRow] | None = None, initiator: int | None = None) -> None:
     """Run the engine until it waits (for people, an HTTP task's answer or a timer), then sync the task rows,
     hand new HTTP tasks to the queue and store the state. ``live`` are the instance's open and upcoming rows
-    when the caller has read them already (without any it has just closed)."""
+    when the caller has read them already (without any it has just closed); ``initiator`` is the starter
+    when the instance has just started (their steps marked to be done on start are done first)."""
     inst, db, writes = lo.instance, session(), lo.writes
     if db.new:  # entries the caller added through the session come first in the history
         db.flush()
     tid, now = inst.tenant_id, utcnow()
+    done: list[TaskRow] = []
     try:
         spiff.advance(lo.workflow)
+        if initiator is not None:
+            done = _complete_on_start(lo, initiator, now)
     except Exception as exc:
         store.write(tid, inst.id, writes, now)
         fail(inst, services().t("process:instance.engine_error", error=str(exc)[:400]))
@@ -347,12 +421,7 @@ def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
             name=node.name,
             form_key=node.form_key,
             status=status,
-            candidates={
-                "users": node.users,
-                "roles": node.roles,
-                "supervisor": node.supervisor,
-                "starter": node.starter,
-            },
+            candidates=_candidate_settings(node),
             created_at=now,
         )
         created.append((row, _candidates(node, inst.started_by)))
@@ -364,8 +433,9 @@ def step(lo: Loaded, live: list[TaskRow] | None = None) -> None:
     else:
         waiting.sync(inst, http, timers)
     store.write(tid, inst.id, writes, now)
+    if done or created:
+        store.insert_tasks(tid, [*done, *(row for row, _ in created)])
     if created:
-        store.insert_tasks(tid, [row for row, _ in created])
         store.insert_candidates(tid, [(row.id, k, ref) for row, cands in created for k, ref in cands])
     inst.state = spiff.dump(lo.workflow)
     inst.updated_at = now
@@ -727,9 +797,12 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     )
     if not involved:
         raise Forbidden("process:instance.not_involved", id=instance_id)
-    history = db.execute(
-        select(HistoryEntry).where(HistoryEntry.instance_id == inst.id).order_by(HistoryEntry.id)
-    ).scalars()
+    history = list(
+        db.execute(
+            select(HistoryEntry).where(HistoryEntry.instance_id == inst.id).order_by(HistoryEntry.id)
+        ).scalars()
+    )
+    names = _people([inst.started_by, *(h.user_id for h in history), *(t.done_by for t in tasks)])
     xml = db.execute(select(ProcessVersion.xml).where(ProcessVersion.id == inst.version_id)).scalar_one()
     lo = load(inst)
     waits = waiting.describe(lo.workflow, lo.comp.nodes) if inst.status == RUNNING else []
@@ -737,8 +810,15 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
         **instance_out(inst),
         "xml": xml,
         "variables": spiff.variables(lo.workflow),
+        "startedByName": names.get(inst.started_by) if inst.started_by is not None else None,
         "tasks": [
-            {**task_out(t), "doneBy": t.done_by, "doneAt": _iso(t.done_at), "comment": t.comment}
+            {
+                **task_out(t),
+                "doneBy": t.done_by,
+                "doneByName": names.get(t.done_by) if t.done_by is not None else None,
+                "doneAt": _iso(t.done_at),
+                "comment": t.comment,
+            }
             for t in tasks
         ],
         "history": [
@@ -747,6 +827,7 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
                 "name": h.name,
                 "action": h.action,
                 "userId": h.user_id,
+                "userName": names.get(h.user_id) if h.user_id is not None else None,
                 "comment": h.comment,
                 "at": _iso(h.created_at),
             }
@@ -756,6 +837,16 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
         "doneNodes": sorted({t.node_id for t in tasks if t.status in (DONE, REJECTED)}),
         "activeNodes": sorted({t.node_id for t in tasks if t.status == OPEN} | {w["nodeId"] for w in waits}),
     }
+
+
+def _people(user_ids: Iterable[int | None]) -> dict[int, str]:
+    """The names of the people who acted in an instance (their full name, else their account), in one
+    look-up through the directory; someone since removed keeps their id alone."""
+    ids = {u for u in user_ids if u is not None}
+    if not ids:
+        return {}
+    found = services().directory.users(ids)
+    return {uid: p.full_name or p.account for uid, p in found.items()}
 
 
 def counts(started_by: int | None = None) -> dict[str, Any]:

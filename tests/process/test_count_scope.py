@@ -49,7 +49,7 @@ def test_alice_counts_hers_and_the_supervisor_acmes(
     user_client: AtriumClient, client: AtriumClient, member: Callable[..., Any], kernel: Any
 ) -> None:
     for who in (user_client, member(1001), member(1001)):
-        start(who, "leave-approval", days=1)  # the demo's model: its first step is the starter's
+        start(who, "leave-approval", days=1, startDate="2030-05-06")  # the demo's model (its start form)
     alice_id = user_id_of(kernel, "alice")
     with tenant_scope(1001), kernel.db():
         db = session()

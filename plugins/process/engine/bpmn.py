@@ -13,7 +13,8 @@ from defusedxml import DefusedXmlException
 from lxml import etree
 from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 
-from atrium.plugins.process.engine import expr
+from atrium.plugins.process.engine import expr, startform
+from atrium.plugins.process.engine.startform import StartField
 from atrium.sdk import BadRequest
 from atrium.sdk.services import services
 
@@ -92,6 +93,10 @@ class Node:
     form_key: str = ""
     http: dict[str, str] = field(default_factory=dict)
     timer: str = ""
+    #: a start event's form (`startform`)
+    fields: list[StartField] = field(default_factory=list)
+    #: a user task of the starter's done as the instance starts (``atrium:completeOnStart="true"``)
+    complete_on_start: bool = False
 
 
 @dataclass
@@ -268,8 +273,12 @@ def check_design(key: str, xml: str | bytes) -> Design:
                 continue
             node.users, node.roles = users, roles
             node.supervisor, node.starter = kind == "supervisor", kind == "starter"
+            node.complete_on_start = _attr(el, "completeOnStart").lower() in startform.TRUE
             if not (users or roles or node.supervisor or node.starter):
                 problems.append(Problem("assignee", eid, {"name": node.name}))
+        elif tag == "startEvent":
+            node.fields, refused = startform.parse(el)
+            problems.extend(Problem(rule, eid, params) for rule, params in refused)
         elif tag == "scriptTask":
             fmt = (el.get("scriptFormat") or "").strip()
             script_el = el.find(f"{{{BPMN_NS}}}script")

@@ -65,6 +65,7 @@ _ALLOWED: tuple[type[ast.AST], ...] = (
 )
 
 MAX_LENGTH = 500
+_CONSTANTS = {"True", "False", "None"}
 _ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*=(?!=)(.*)$")
 
 
@@ -124,6 +125,22 @@ def evaluate(expression: str, variables: dict[str, Any]) -> Any:
     """The value of a vetted expression over ``variables`` (an unknown name reads as None)."""
     check(expression)
     return _evaluator(variables).eval(expression.strip())
+
+
+def decide(expression: str, variables: dict[str, Any]) -> bool | None:
+    """Whether a condition holds under ``variables``, or None when that cannot be told yet: a variable it
+    reads is not set, or it fails on the values (a prediction, never the engine's own decision)."""
+    try:
+        tree = check(expression)
+    except UnsafeExpression:
+        return None
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - FUNCTIONS.keys() - _CONSTANTS
+    if any(name not in variables for name in names):
+        return None
+    try:
+        return bool(_evaluator(variables).eval(expression.strip()))
+    except Exception:
+        return None
 
 
 def run_script(script: str, variables: dict[str, Any]) -> None:

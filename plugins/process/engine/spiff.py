@@ -17,8 +17,11 @@ from SpiffWorkflow.bpmn.serializer.config import DEFAULT_CONFIG
 from SpiffWorkflow.bpmn.serializer.default.workflow import BpmnWorkflowConverter, WorkflowConverter
 from SpiffWorkflow.bpmn.serializer.workflow import BpmnWorkflowSerializer
 from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
+from SpiffWorkflow.bpmn.specs.mixins.script_task import ScriptTask
 from SpiffWorkflow.bpmn.specs.mixins.service_task import ServiceTask
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
+from SpiffWorkflow.specs.ExclusiveChoice import ExclusiveChoice
+from SpiffWorkflow.specs.MultiChoice import MultiChoice
 from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 
@@ -182,6 +185,39 @@ def task_by_id(workflow: BpmnWorkflow, engine_id: str) -> Task | None:
     except Exception:
         return None
     return found
+
+
+def _branches(spec: MultiChoice, data: dict[str, Any]) -> set[str]:
+    """The outputs of a gateway that may be taken under ``data``: an exclusive gateway takes the first
+    branch whose condition holds (one it cannot tell counts, and so do the branches after it), and its default
+    when none is known to hold; an inclusive one every branch not known to be false, and its default when
+    none is known to hold."""
+    keep: set[str] = set()
+    verdicts = [
+        (name, expr.decide(str(c.args[0]), data)) for c, name in spec.cond_task_specs if c is not None
+    ]
+    for name, verdict in verdicts:
+        if verdict is False:
+            continue
+        keep.add(name)
+        if verdict and isinstance(spec, ExclusiveChoice):
+            return keep
+    if not any(verdict for _, verdict in verdicts):
+        keep |= {name for c, name in spec.cond_task_specs if c is None}
+    return keep
+
+
+def predicted_children(task: Task, data: dict[str, Any] | None) -> list[tuple[Task, dict[str, Any] | None]]:
+    """The predicted next tasks after ``task`` with the variables to judge their gateways by (``data``: the
+    variables of the step the prediction starts from, None once they cannot be known). A gateway's branches
+    that are false under them are left out; after a script or HTTP task the variables may have changed, so
+    every branch counts."""
+    spec = task.task_spec
+    if data is not None and isinstance(spec, MultiChoice) and spec.cond_task_specs:
+        names = _branches(spec, data)
+        return [(c, data) for c in task.children if c.task_spec.name in names]
+    after = None if isinstance(spec, ScriptTask | ServiceTask) else data
+    return [(c, after) for c in task.children]
 
 
 def _is_http(task: Task) -> bool:

@@ -4,6 +4,17 @@ export type Json = Record<string, any>;
 
 export interface Page<T> { list: T[]; total: number }
 
+/** One field of a model's start form, declared on its start event (`<atrium:formField>`). */
+export interface StartField {
+  id: string;
+  type: 'string' | 'text' | 'number' | 'date';
+  label: string;
+  labels: Record<string, string>;
+  required: boolean;
+  min: number | null;
+  max: number | null;
+}
+
 export interface ModelInfo {
   modelId: string;
   key: string;
@@ -12,6 +23,8 @@ export interface ModelInfo {
   latestVersion: number;
   deployedVersion: number | null;
   updatedAt: string;
+  /** the deployed version's start form (the model list answers it) */
+  startFields?: StartField[];
 }
 
 export interface ModelDetail extends ModelInfo { version: number; xml: string; versions: { version: number; createdAt: string; deployedAt: string | null }[] }
@@ -41,11 +54,15 @@ export interface InstanceRow {
   endedAt: string | null;
 }
 
+/** One step of an instance's history; `userName` is who did it (none for the engine's own steps). */
+export interface HistoryRow { nodeId: string; name: string; action: string; userId: number | null; userName: string | null; comment: string; at: string }
+
 export interface InstanceDetail extends InstanceRow {
   xml: string;
   variables: Json;
-  tasks: (TaskRow & { doneBy: number | null; doneAt: string | null; comment: string })[];
-  history: { nodeId: string; name: string; action: string; userId: number | null; comment: string; at: string }[];
+  startedByName: string | null;
+  tasks: (TaskRow & { doneBy: number | null; doneByName: string | null; doneAt: string | null; comment: string })[];
+  history: HistoryRow[];
   doneNodes: string[];
   activeNodes: string[];
 }
@@ -60,7 +77,7 @@ export const processApi = {
   save: (body: Json) => request<ModelInfo & { version: number }>('process/model/save', { data: body, silent: true }),
   importFile: (body: Json) => request<ModelInfo & { version: number }>('process/model/import', { data: body, silent: true }),
   deploy: (modelId: string, version?: number) => request<ModelInfo>('process/model/deploy', { data: { modelId, version }, silent: true }),
-  start: (modelId: string, variables: Json) => request<InstanceRow>('process/instance/start', { data: { modelId, variables } }),
+  start: (modelId: string, variables: Json) => request<InstanceRow>('process/instance/start', { data: { modelId, variables }, silent: true }),
   withdraw: (processId: string) => request<InstanceRow>('process/instance/withdraw', { data: { processId: Number(processId) } }),
   instance: (processId: string) => request<InstanceDetail>('process/instance/detail', { params: { processId } }),
   pending: (pageNum = 1, pageSize = 10) => request<Page<TaskRow>>('process/my/pending', { data: { pageNum, pageSize } }),

@@ -6,6 +6,7 @@ import { processApi, type Problem } from '../api';
 import { loadBpmnStyles, loadPanelStyles } from './bpmnStyles';
 import { atriumRulesModule, connectRefusal, diagramProblems, reconnectRefusal, type Refusal } from './designerRules';
 import { canvasTranslateModule } from './canvasTranslate';
+import { keepFitted } from './canvasFit';
 import { atriumPaletteModule } from './designerPalette';
 import { ATRIUM_NS, FILE_TYPES, hasFileType } from './nodeModel';
 import { ElementSettings } from './settings/ElementSettings';
@@ -26,10 +27,10 @@ type Modeler = any;
 /** The lines that a click on their problem cannot help with in the settings. */
 const LINE_RULES = new Set(['self_connect', 'duplicate', 'loopback', 'dangling']);
 
+/** Draw a diagram (the caller fits it into the canvas: `keepFitted`). */
 async function showDiagram(modeler: Modeler, xml: string): Promise<void> {
   await modeler.importXML(xml);
   modeler.getDefinitions().$attrs['xmlns:atrium'] = ATRIUM_NS;
-  modeler.get('canvas').zoom('fit-viewport');
 }
 
 /** The rules the canvas checks as the user draws (the server checks them all again on save and deploy). */
@@ -60,6 +61,7 @@ export function DesignerPage() {
   const ref = useRef<HTMLDivElement>(null);
   const panelRef = useRef<HTMLDivElement | null>(null);
   const modelerRef = useRef<Modeler>(null);
+  const fitRef = useRef<ReturnType<typeof keepFitted> | null>(null);
   const idPart = useLocation().pathname.split('/').filter(Boolean)[2] || 'new';
   const [modelId, setModelId] = useState<string | null>(idPart === 'new' ? null : idPart);
   const [key, setKey] = useState('');
@@ -110,6 +112,8 @@ export function DesignerPage() {
       modelerRef.current = modeler;
       if (panelRef.current) modeler.get('propertiesPanel').attachTo(panelRef.current);
       await showDiagram(modeler, await openedModel());
+      if (cancelled || !ref.current) return;
+      fitRef.current = keepFitted(modeler.get('canvas'), modeler.get('eventBus'), ref.current);
       modeler.on('selection.changed', (e: any) => setSelected(e.newSelection?.[0] || null));
       modeler.on('commandStack.changed', () => { setRefused(null); setProblems(problemsOf(modeler)); });
       // A refused line never reaches the diagram: say why, beside the canvas.
@@ -118,7 +122,13 @@ export function DesignerPage() {
       setProblems(problemsOf(modeler));
       setReady(true);
     })().catch((e) => loadFailed(e));
-    return () => { cancelled = true; modelerRef.current?.destroy(); modelerRef.current = null; };
+    return () => {
+      cancelled = true;
+      fitRef.current?.stop();
+      fitRef.current = null;
+      modelerRef.current?.destroy();
+      modelerRef.current = null;
+    };
   }, []);
 
   useEffect(() => { modelerRef.current?.get('canvas').resized(); }, [narrow]);
@@ -167,6 +177,7 @@ export function DesignerPage() {
     }
     try {
       await showDiagram(modelerRef.current, await file.text());
+      fitRef.current?.refit();
       setSelected(null);
       recheck();
     } catch (e) {
@@ -220,15 +231,12 @@ export function DesignerPage() {
       {keyError && <Alert type="error" showIcon message={keyError} data-testid="process-key-error" />}
       <Row gutter={[12, 12]}>
         <Col xs={24} lg={16}>
-          <div style={{ position: 'relative' }}>
-            <div ref={ref} className="at-process-canvas" style={{ height: narrow ? 440 : 600, border: '1px solid rgba(128,128,128,.3)', background: '#fff' }} data-testid="process-canvas" />
-            {refused && (
-              // over the canvas, right of the palette: the drawing does not move when it shows
-              <Alert type="warning" showIcon closable onClose={() => setRefused(null)} role="alert"
-                style={{ position: 'absolute', top: 12, left: 132, right: 12, zIndex: 20 }}
-                message={t(`rule.${refused}`)} data-testid="process-refused" data-rule={refused} />
-            )}
-          </div>
+          <div ref={ref} className="at-process-canvas" style={{ height: narrow ? 440 : 600, border: '1px solid rgba(128,128,128,.3)', background: '#fff' }} data-testid="process-canvas" />
+          {refused && (
+            // under the canvas: it covers no node, and the drawing does not move when it shows
+            <Alert type="warning" showIcon closable onClose={() => setRefused(null)} role="alert" style={{ marginTop: 8 }}
+              message={t(`rule.${refused}`)} data-testid="process-refused" data-rule={refused} />
+          )}
         </Col>
         <Col xs={24} lg={8}>
           <Card size="small" title={t('web.problems')} style={{ marginBottom: 12 }}>

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { App, Button, Input, Modal, Space, Table, Tabs, Tag, Upload } from 'antd';
+import { App, Button, Input, Modal, Space, Table, Tabs, Tag, Typography, Upload } from 'antd';
 import { RequestError, useHasButton, useT } from '@atrium/sdk';
 import { parseVariables, processApi, when, type InstanceRow, type ModelInfo, type Problem, type TaskRow } from '../api';
 import { FILE_TYPES, hasFileType } from './nodeModel';
+import { StartModal } from './StartForm';
 
 const BASE = '/process_manage';
 
@@ -79,7 +80,7 @@ function Models() {
         pagination={{ current: page, total, pageSize: 20, onChange: setPage, showSizeChanger: false }}
         onRow={(m) => ({ 'data-testid': `process-model-${m.key}` } as any)}
         columns={[
-          { title: t('web.key'), dataIndex: 'key' },
+          { title: t('web.key'), dataIndex: 'key', render: (key: string) => <Typography.Text code>{key}</Typography.Text> },
           { title: t('web.name'), dataIndex: 'name' },
           { title: t('web.category'), dataIndex: 'category' },
           { title: t('web.version'), dataIndex: 'latestVersion' },
@@ -95,8 +96,7 @@ function Models() {
             ),
           },
         ]} />
-      <VariablesModal title={`${t('web.start')}: ${starting?.name || ''}`} open={!!starting} onCancel={() => setStarting(null)}
-        onOk={async (vars) => { if (!starting) return; await processApi.start(starting.modelId, vars); message.success(t('web.started')); setStarting(null); }} />
+      <StartModal model={starting} onClose={() => setStarting(null)} />
     </>
   );
 }
@@ -132,7 +132,8 @@ function Tasks() {
             </Space>
           ),
         }]} />
-      <h4 style={{ marginTop: 16 }}>{t('web.upcoming')}</h4>
+      <h4 style={{ marginTop: 16, marginBottom: 0 }} data-testid="process-upcoming-title">{t('web.upcoming')}</h4>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12, marginBottom: 8 }}>{t('web.upcomingHint')}</Typography.Paragraph>
       <Table<TaskRow> rowKey="taskId" size="small" dataSource={upcoming} pagination={false} columns={columns} data-testid="process-upcoming" />
       <VariablesModal withComment open={!!acting} title={acting ? `${t(acting.kind === 'complete' ? 'web.complete' : 'web.reject')}: ${acting.task.name}` : ''}
         onCancel={() => setActing(null)}
