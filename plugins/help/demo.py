@@ -12,12 +12,20 @@ from atrium.sdk.context import tenant_scope
 from atrium.sdk.db import session
 
 DOCS = Path(__file__).parent / "demo_docs.json"
+QUESTIONS = Path(__file__).parent / "demo_questions.json"
 PARTNER_MANUAL = "https://docs.example/partner"
 
 
 def documents() -> list[dict[str, Any]]:
     """The demo documents: ``[{key, menuCode, sort, docs: {locale: {title, content}}}]``."""
     found: list[dict[str, Any]] = json.loads(DOCS.read_text(encoding="utf-8"))
+    return found
+
+
+def questions() -> list[dict[str, Any]]:
+    """Questions users ask about the demo documents: ``[{locale, question, documents}]``, ``documents``
+    being the keys of the documents related to it, the one that answers it first."""
+    found: list[dict[str, Any]] = json.loads(QUESTIONS.read_text(encoding="utf-8"))
     return found
 
 
@@ -28,9 +36,15 @@ def load(tenants: dict[str, int]) -> None:
             for item in documents():
                 for locale, doc in item["docs"].items():
                     clean = sanitise(doc["content"])
-                    db.add(HelpDocument(
-                        menu_code=item["menuCode"], locale=locale, title=doc["title"], content=clean,
-                        text=plain_text(clean), sort=item["sort"],
-                        manual_url=PARTNER_MANUAL if item["key"] == "partner" else "",
-                    ))
+                    db.add(
+                        HelpDocument(
+                            menu_code=item["menuCode"],
+                            locale=locale,
+                            title=doc["title"],
+                            content=clean,
+                            text=plain_text(clean),
+                            sort=item["sort"],
+                            manual_url=PARTNER_MANUAL if item["key"] == "partner" else "",
+                        )
+                    )
             db.flush()

@@ -15,10 +15,17 @@ CENTRE_PATH = "/help-center"
 @hookimpl
 def atrium_plugin_info() -> PluginInfo:
     return PluginInfo(
-        name="help", version="1.0.0", sdk=">=1.0,<2",
+        name="help",
+        version="1.0.0",
+        sdk=">=1.0,<2",
         description="Help documents per menu, the help centre, and the knowledge chat over them (BM25, SSE)",
-        services={"help": "/api/help", "aigc": "/api/aigc"}, prefixes=[CENTRE_PATH],
-        web=WebModule(remote_name="atrium_help", exposes=["./App"], slots=[WebSlot(slot="drawer")]),
+        services={"help": "/api/help", "aigc": "/api/aigc"},
+        prefixes=[CENTRE_PATH],
+        web=WebModule(
+            remote_name="atrium_help",
+            exposes=["./App"],
+            slots=[WebSlot(slot="navbarItem"), WebSlot(slot="drawer")],
+        ),
     )
 
 
@@ -35,9 +42,19 @@ def atrium_database() -> DatabaseSpec:
 @hookimpl
 def atrium_menus() -> list[MenuSpec]:
     return [
-        MenuSpec(code="help-center", name="帮助中心", url=CENTRE_PATH, icon="QuestionCircleOutlined", sort=95,
-                 en_name={"en-us": "Help centre", "zh-tw": "說明中心", "vi-vn": "Trung tâm trợ giúp",
-                          "hu-hu": "Súgóközpont"}),
+        MenuSpec(
+            code="help-center",
+            name="帮助中心",
+            url=CENTRE_PATH,
+            icon="QuestionCircleOutlined",
+            sort=95,
+            en_name={
+                "en-us": "Help centre",
+                "zh-tw": "說明中心",
+                "vi-vn": "Trung tâm trợ giúp",
+                "hu-hu": "Súgóközpont",
+            },
+        ),
     ]
 
 

@@ -68,7 +68,7 @@ def list_docs(keyword: str, menu_code: str, page: int, rows: int) -> dict[str, A
     found = _locale_rows(menu_code or None)
     if keyword.strip():
         order: dict[str, int] = {}
-        for passage, _score in retrieve(keyword, 50, "help"):
+        for passage, _score in retrieve(keyword, 50, "help", cut=False):
             order.setdefault(passage.doc_key, len(order))
         by_key = {f"help:{r.id}": r for r in found}
         found = [by_key[k] for k in order if k in by_key]
@@ -158,14 +158,13 @@ def load_passages(tenant_id: int, locale: str) -> tuple[list[Passage], bool]:
     return found + articles, bool(articles)
 
 
-def retrieve(prompt: str, top: int, access: str = "all") -> list[tuple[Passage, float]]:
-    """The best passages of the caller's tenant (never another's) for a question."""
+def retrieve(prompt: str, top: int, access: str = "all", cut: bool = True) -> list[tuple[Passage, float]]:
+    """The caller's tenant's documents (never another's) relevant to a question, best first, each once by
+    its best passage; ``cut``: without those far below the best (see ``search``), as the chat cites them."""
     tenant_id = current_tenant()
     locale = current_context().locale
     index = indexes.get(tenant_id, locale, lambda: load_passages(tenant_id, locale))
-    if access in SOURCES:
-        return [(p, s) for p, s in index.search(prompt, top * 4) if p.source == access][:top]
-    return index.search(prompt, top)
+    return index.search(prompt, top, access if access in SOURCES else None, cut)
 
 
 def passage_out(rank: int, passage: Passage, score: float) -> dict[str, Any]:

@@ -1,10 +1,11 @@
 """The help plugin's knowledge chat, each figure beside its baseline measured in the same run.
 
-- Retrieval over 10,000 documents: p99 of the plugin's search (tokenizer, BM25 scores, top 5 passages)
-  beside bm25s alone answering the same questions from the same tokens (its own `retrieve`), and p99 of
-  the whole `/api/aigc/knowledge/search` call on a uvicorn server (sign-in check, tenant scoping, index
-  version check, envelope, HTTP), each question asked of the API and of bm25s alone in turn; on the
-  embedded defaults and, with ATRIUM_BENCH_PG and ATRIUM_BENCH_REDIS, on PostgreSQL with Redis.
+- Retrieval over 10,000 documents: p99 of the plugin's search (tokenizer, BM25 scores, the best 5
+  documents by their passages) beside bm25s alone answering the same questions from the same tokens (its
+  own `retrieve`), and p99 of the whole `/api/aigc/knowledge/search` call on a uvicorn server (sign-in
+  check, tenant scoping, index version check, envelope, HTTP), each question asked of the API and of
+  bm25s alone in turn; on the embedded defaults and, with ATRIUM_BENCH_PG and ATRIUM_BENCH_REDIS, on
+  PostgreSQL with Redis.
   Budget: p99 under 50 ms.
 - Time to the first streamed byte of `/api/aigc/knowledge/chat` (the `meta` event: question checked,
   passages retrieved, endpoint and history loaded) on a uvicorn server with the demo data, beside a bare
@@ -180,7 +181,8 @@ def bench_search_api(
         lib_ms: list[float] = []
         with httpx.Client(base_url=server.url, headers=headers, timeout=60) as http:
             first = http.get("/api/aigc/knowledge/search", params={"prompt": questions[0]}).json()  # builds
-            assert first["code"] == 800 and len(first["data"]["passages"]) == 5, first
+            # one to five documents: those far below the best one are not cited
+            assert first["code"] == 800 and 1 <= len(first["data"]["passages"]) <= 5, first
             for q in questions:
                 t0 = time.perf_counter()
                 body = http.get("/api/aigc/knowledge/search", params={"prompt": q}).json()

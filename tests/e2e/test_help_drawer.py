@@ -1,9 +1,11 @@
 """The help plugin in Chromium: the help drawer on a page with a help document and on one without, the
-floating toolbar's help button (user manual, the page's document, or the no-document message), a question
-asked in the drawer streaming in token by token (stop and retry), the chat side panel's 6 of 24 columns and
-the 384 px it shifts the help drawer by, and the chat forgotten on sign-out.
+floating toolbar's help button (user manual, else the drawer with the page's document or the note that it
+has none, and the assistant; on a page without a menu the no-document message), a question asked in the
+drawer streaming in token by token (stop and retry), the chat side panel's 6 of 24 columns and the 384 px
+it shifts the help drawer by, and the chat forgotten on sign-out.
 
-The navbar shows help only with the chat feature on; the feature flag is answered as on for these pages.
+The shell's own help button shows only with the chat feature on (without it the help plugin's navbar
+button stands in: test_help_topbar.py); the feature flag is answered as on for these pages.
 The language model is a local server speaking the OpenAI streaming format, holding its answer after the
 first piece until the test lets it go."""
 
@@ -128,7 +130,7 @@ def with_manual(page: Any, menu_url: str, manual: str) -> None:
     page.route("**/api/base/base-rolemenu/find-user-menus**", menus)
 
 
-def test_toolbar_help_opens_the_manual_the_document_or_says_there_is_none(chat_on, live_server):
+def test_toolbar_help_opens_the_manual_or_the_drawer_with_the_document_or_without(chat_on, live_server):
     page = chat_on
     with_manual(page, "/help-center", "https://docs.example/help-centre")
     sign_in(page, live_server.url, "alice", "Alice@123")
@@ -140,10 +142,20 @@ def test_toolbar_help_opens_the_manual_the_document_or_says_there_is_none(chat_o
     expect(drawer.get_by_test_id("help-document")).to_contain_text(
         "Messages and the message bell", timeout=WAIT
     )
-    page.keyboard.press("Escape")
+    drawer.get_by_role("button", name="Close").click()
     expect(drawer).to_be_hidden(timeout=WAIT)
 
-    page.goto(live_server.url + "/api-center/analytics")
+    page.goto(live_server.url + "/data-transfer/exports")  # no document: the assistant opens all the same
+    page.get_by_test_id("toolbar-help").click()
+    drawer = page.get_by_role("dialog").filter(has=page.get_by_test_id("help-chat"))
+    expect(drawer.get_by_test_id("help-no-doc")).to_have_text(
+        "No help document exists yet for this page", timeout=WAIT
+    )
+    expect(drawer.get_by_test_id("chat-input")).to_be_editable()
+    drawer.get_by_role("button", name="Close").click()
+    expect(drawer).to_be_hidden(timeout=WAIT)
+
+    page.goto(live_server.url + "/api-center/analytics")  # no menu (chat feature off on the server)
     page.get_by_test_id("toolbar-help").click()
     expect(page.locator(".ant-message-notice")).to_have_text(
         "There is no help document for this page yet", timeout=WAIT

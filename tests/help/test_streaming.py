@@ -67,7 +67,9 @@ def test_without_an_endpoint_the_answer_is_the_passages_clearly_marked(live, mem
     names = [e for e, _ in events]
     assert names[0] == "meta" and names[-1] == "done" and "error" not in names
     meta = events[0][1]
-    assert meta["mode"] == "passages" and meta["session"] == "plain-1" and len(meta["passages"]) == 5
+    assert meta["mode"] == "passages" and meta["session"] == "plain-1"
+    # one document answers it: cited once, by its best passage, and nothing far less relevant beside it
+    assert [p["title"] for p in meta["passages"]] == ["Signing in and passwords"]
     answer = "".join(d["text"] for e, d in events if e == "token")
     assert answer.startswith("No language model is set up for your organisation")
     assert "[1] Signing in and passwords" in answer and "Change Password" in answer
