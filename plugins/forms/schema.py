@@ -224,8 +224,15 @@ def _message(schema: dict[str, Any], error: ValidationError, field: str) -> str:
     inner = [str(p) for p in error.absolute_path][1:]
     if inner and error.validator != "required":
         name = f"{name} ({' / '.join(inner)})"
-    key = f"forms:v.{kind}" if kind in MESSAGES else "forms:v.invalid"
+    if _not_a_number(error):
+        key = f"forms:v.{error.validator_value}"
+    else:
+        key = f"forms:v.{kind}" if kind in MESSAGES else "forms:v.invalid"
     return t(key, field=name, limit=limit)
+
+
+#: the JSON types of number fields: a value of another type is "not a number" (``v.number``, ``v.integer``)
+NUMBER_TYPES = frozenset({"number", "integer"})
 
 
 MESSAGES = frozenset(
@@ -259,6 +266,30 @@ def errors_of(
         if field not in found:
             found[field] = _message(schema, error, field)
     return [{"field": f, "message": m} for f, m in found.items()]
+
+
+def _not_a_number(error: ValidationError) -> bool:
+    """A number field (``type`` number or integer, not a list of types) holding something else."""
+    kind = error.validator_value
+    return error.validator == "type" and isinstance(kind, str) and kind in NUMBER_TYPES
+
+
+def check_draft(validator: Draft202012Validator, schema: dict[str, Any], data: dict[str, Any]) -> None:
+    """A draft may leave out anything, but what it holds in a number field (or sub-table cell) must be a
+    number: a word there is refused with the field's ``v.number`` message, as a submission's would be."""
+    found: dict[str, str] = {}
+    for error in validator.iter_errors(data):
+        if not _not_a_number(error):
+            continue
+        field = _field_of(schema, error)
+        found.setdefault(field, _message(schema, error, field))
+    if found:
+        errors = [{"field": f, "message": m} for f, m in found.items()]
+        raise BadRequest(
+            "forms:submission.invalid",
+            data={"errors": errors},
+            detail="; ".join(e["message"] for e in errors[:5]),
+        )
 
 
 def reference_errors(

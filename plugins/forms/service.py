@@ -261,9 +261,20 @@ def published(form_ref: str | int, layout: str = "") -> tuple[Form, FormVersion]
     return form, get_version(form, form.published_version)
 
 
+#: the layout a form is drawn in when its link names none (or one it does not have): the columns its author
+#: set in the designer
+DEFAULT_LAYOUT = "L1"
+
+
+def drawn_layout(row: FormVersion, layout: str = "") -> Any:
+    """The layout a version is drawn in: the one named, else the form's own (`DEFAULT_LAYOUT`)."""
+    layouts = row.layouts or {}
+    return layouts.get(layout) or layouts.get(DEFAULT_LAYOUT)
+
+
 def render(form_ref: str | int, layout: str = "") -> dict[str, Any]:
     form, row = published(form_ref)
-    return {**form_out(form), **version_out(row, layout)}
+    return {**form_out(form), **version_out(row, layout), "layout": drawn_layout(row, layout)}
 
 
 def count_forms(user_id: int | None = None) -> dict[str, int | str]:
@@ -507,9 +518,10 @@ def store(
     cleaned = fs.clean(row.schema, data)
     uid = user.user_id if user else created_by
     name = user.full_name if user else ""
-    if draft:
-        return _insert_one(form, row, cleaned, DRAFT, uid, name)
     validator = fs.validators.get(version_key(row), row.schema)
+    if draft:
+        fs.check_draft(validator, row.schema, cleaned)
+        return _insert_one(form, row, cleaned, DRAFT, uid, name)
     more = _references(row.schema, cleaned)
     return _insert_one(
         form, row, cleaned, SUBMITTED, uid, name, lambda: fs.check(validator, row.schema, cleaned, more)
@@ -551,9 +563,11 @@ def update_submission(sub_id: int, data: Any, draft: bool) -> dict[str, Any]:
         draft = False
     row = get_version(form, sub.version)
     cleaned = fs.clean(row.schema, data)
-    if not draft:
-        more = _references(row.schema, cleaned)
-        fs.check(fs.validators.get(version_key(row), row.schema), row.schema, cleaned, more)
+    validator = fs.validators.get(version_key(row), row.schema)
+    if draft:
+        fs.check_draft(validator, row.schema, cleaned)
+    else:
+        fs.check(validator, row.schema, cleaned, _references(row.schema, cleaned))
     sub.data = cleaned
     sub.status = DRAFT if draft else SUBMITTED
     db = session()
@@ -608,6 +622,7 @@ def submission_detail(sub_id: int) -> dict[str, Any]:
         **submission_out(sub, form),
         "schema": row.schema,
         "uiSchema": row.ui_schema,
+        "layout": drawn_layout(row),
         "dictionaries": dictionaries_of(row.schema),
         "canEdit": may_edit(sub, form, current_user()),
     }

@@ -131,3 +131,44 @@ def test_an_import_checks_dictionary_fields_against_their_dictionary(
     assert (res["totalCount"], res["successCount"]) == (4, 3), str(res)[:1500]
     listed = boss.ok("POST", f"{SUB}/list", json={"formId": "regions"})
     assert sorted(s["data"]["title"] for s in listed["list"]) == ["A", "C", "D"]
+
+
+def test_an_import_takes_numbers_written_as_text_and_empty_optional_cells(boss: AtriumClient) -> None:
+    """A number field refuses words, but an Excel cell holding a number as text is still a number and an empty
+    optional cell is left out: only the word is refused."""
+    schema = {
+        "type": "object",
+        "required": ["title"],
+        "properties": {
+            "title": {"type": "string", "title": "Title", "x-kind": "text"},
+            "score": {"type": "number", "title": "Score", "x-kind": "number", "minimum": 0, "maximum": 100},
+            "copies": {"type": "integer", "title": "Copies", "x-kind": "number"},
+        },
+    }
+    published_form(boss, "scores", schema=schema)
+    rows: list[list[Any]] = [
+        ["title", "score", "copies"],
+        ["A", "12", "3"],
+        ["B", " 12.0 ", 4],
+        ["C", None, None],
+        ["D", "", "5"],
+        ["E", "many", 1],
+    ]
+    up = wizard_upload(boss, xlsx_bytes(rows), "scores.xlsx", "form-scores")
+    assert up["code"] == 800, up
+    batch = up["data"]["batchId"]
+    boss.ok(
+        "POST",
+        f"{IMPORT}/start",
+        json={"batchId": batch, "headerRow": 1, "mapping": {"title": 0, "score": 1, "copies": 2}},
+    )
+    res = wait_import(boss, batch, 60)
+    assert (res["totalCount"], res["successCount"]) == (5, 4), str(res)[:1500]
+    listed = boss.ok("POST", f"{SUB}/list", json={"formId": "scores", "pageSize": 10})
+    data = {s["data"]["title"]: s["data"] for s in listed["list"]}
+    assert data == {
+        "A": {"title": "A", "score": 12, "copies": 3},
+        "B": {"title": "B", "score": 12, "copies": 4},
+        "C": {"title": "C"},
+        "D": {"title": "D", "copies": 5},
+    }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { buildSchema, defaultOf, type FieldDraft, formNames, fromSchema, KINDS, LOCALES, newField } from '../../web-plugins/forms/src/design';
+import { buildSchema, defaultOf, type FieldDraft, formNames, fromSchema, KINDS, LOCALES, newField, optionValues } from '../../web-plugins/forms/src/design';
 import { withDictionaries } from '../../web-plugins/forms/src/schemaInfo';
 import { formValidator } from '../../web-plugins/forms/src/validator';
 
@@ -28,12 +28,12 @@ function designed(): FieldDraft[] {
   });
   Object.assign(by('textarea'), { max: 200, required: true, visibleField: 'select4', visibleValue: 'b' });
   Object.assign(by('number'), { required: true, min: 1, max: 100, defaultValue: '5', labels: { 'en-us': 'Nights' } });
-  Object.assign(by('select'), { options: 'a, b, c', defaultValue: 'a' });
+  Object.assign(by('select'), { options: ['a', ' b', 'c '], defaultValue: 'a' });
   Object.assign(by('radio'), { dict: DICT_TYPE, required: true, labels: { 'en-us': 'Level' } });
-  Object.assign(by('checkbox'), { options: 'red,blue', defaultValue: 'red' });
+  Object.assign(by('checkbox'), { options: ['red', 'blue'], defaultValue: ['red'] });
   Object.assign(by('date'), { defaultValue: '2026-01-01' });
   Object.assign(by('user'), { required: true, labels: { 'en-us': 'Owner' } });
-  Object.assign(by('table'), { options: 'item,qty' });
+  Object.assign(by('table'), { options: ['item', 'qty'] });
   return fields;
 }
 
@@ -113,17 +113,18 @@ test('the browser validator passes the good submission and names every field of 
 test('the designer reads back what it wrote', () => {
   const fields = designed();
   const again = fromSchema(buildSchema(fields));
-  const plain = (f: FieldDraft) => ({ ...f, options: f.options.split(',').map((s) => s.trim()).filter(Boolean).join(','), min: f.min ?? undefined, max: f.max ?? undefined });
+  const plain = (f: FieldDraft) => ({ ...f, options: optionValues(f.options), min: f.min ?? undefined, max: f.max ?? undefined });
   assert.deepEqual(again.map(plain), fields.map(plain));
 });
 
 test('a default is typed by the kind and left out when it does not fit', () => {
-  const f = (kind: string, defaultValue: string, options = '') => ({ ...newField(kind, 1, kind), defaultValue, options });
+  const f = (kind: string, defaultValue: string | string[], options: string[] = []) => ({ ...newField(kind, 1, kind), defaultValue, options });
   assert.equal(defaultOf(f('number', '2.5')), 2.5);
   assert.equal(defaultOf(f('number', 'many')), undefined);
   assert.equal(defaultOf(f('checkbox', 'yes')), true);
   assert.equal(defaultOf(f('checkbox', 'off')), false);
-  assert.deepEqual(defaultOf(f('checkbox', 'a, b', 'a,b,c')), ['a', 'b']);
+  assert.deepEqual(defaultOf(f('checkbox', ['a', 'b'], ['a', 'b', 'c'])), ['a', 'b']);
+  assert.deepEqual(defaultOf(f('checkbox', ['x, y'], ['x, y', 'z'])), ['x, y'], 'a choice may hold a comma');
   assert.equal(defaultOf(f('user', '3')), undefined, 'people, files and tables take no default');
   assert.equal(buildSchema([f('text', '  ')]).properties.text1.default, undefined);
 });

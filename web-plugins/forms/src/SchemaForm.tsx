@@ -13,7 +13,6 @@ import BaseInputTemplate from '@rjsf/antd/lib/templates/BaseInputTemplate/index.
 import CheckboxesWidget from '@rjsf/antd/lib/widgets/CheckboxesWidget/index.js';
 import CheckboxWidget from '@rjsf/antd/lib/widgets/CheckboxWidget/index.js';
 import RadioWidget from '@rjsf/antd/lib/widgets/RadioWidget/index.js';
-import SelectWidget from '@rjsf/antd/lib/widgets/SelectWidget/index.js';
 import TextareaWidget from '@rjsf/antd/lib/widgets/TextareaWidget/index.js';
 import { useT } from '@atrium/sdk';
 import type { Json } from './api';
@@ -21,11 +20,12 @@ import { kindOf, NO_DATA, visible } from './schemaInfo';
 import { localizeErrors } from './rjsf/messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, NoSubmitButton, ObjectFieldTemplate, type FormContext } from './rjsf/templates';
 import { uiSchemaFor } from './rjsf/uiSchema';
-import { DateRangeWidget, DateWidget, LayoutField, NumberWidget, PersonField, UploadWidget } from './rjsf/widgets';
+import { DateRangeWidget, DateWidget, LayoutField, NumberWidget, PersonField, SelectWidget, UploadWidget } from './rjsf/widgets';
 import { formValidator } from './validator';
 
 // The antd theme's pieces one by one: its index also brings widgets the forms never draw (sliders, alternative
-// date pickers) and icon buttons, whose antd components and icons the page would then load.
+// date pickers) and icon buttons, whose antd components and icons the page would then load. Its select is
+// replaced by one without the empty option it puts before the choices.
 const WIDGETS: RegistryWidgetsType = {
   CheckboxesWidget,
   CheckboxWidget,

@@ -18,6 +18,7 @@ export interface FormVersion extends FormInfo {
   schema: Json;
   uiSchema: Json;
   layouts: Record<string, { columns?: number }>;
+  /** the layout drawn: the one a link names, else the form's own (L1) */
   layout?: { columns?: number } | null;
   versions?: { version: number; createdAt: string }[];
   /** the items of the dictionaries its choice fields take (`x-dict`), in the request's language */
@@ -47,6 +48,13 @@ export interface SubmissionRow {
   canEdit?: boolean;
 }
 
+/** A submission with the schema version it was made on and the layout that version is drawn in. */
+export interface SubmissionDetail extends SubmissionRow {
+  schema: Json;
+  layout?: { columns?: number } | null;
+  dictionaries?: Dictionaries;
+}
+
 export interface Page<T> {
   list: T[];
   total: number;
@@ -56,7 +64,8 @@ export interface Page<T> {
 
 export const formsApi = {
   list: (keyword = '', pageNum = 1, pageSize = 20) => request<Page<FormInfo>>('form/design/list', { data: { keyword, pageNum, pageSize } }),
-  detail: (formId: string, version?: number) => request<FormVersion>('form/design/detail', { params: { formId, version } }),
+  /** a version for the designer and the preview (`silent`: the caller shows a failure itself) */
+  detail: (formId: string, version?: number, silent = false) => request<FormVersion>('form/design/detail', { params: { formId, version }, silent }),
   save: (body: Json) => request<FormInfo & { version: number }>('form/design/save', { data: body }),
   publish: (formId: string, version?: number) => request<FormInfo>('form/design/publish', { data: { formId, version } }),
   remove: (formId: string) => request<null>('form/design/delete', { data: { formId } }),
@@ -65,7 +74,7 @@ export const formsApi = {
   submit: (formId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/save', { data: { formId, data, draft }, silent: true }),
   update: (submissionId: string, data: Json, draft: boolean) => request<SubmissionRow>('form/submission/update', { data: { submissionId, data, draft }, silent: true }),
   submissions: (body: Json) => request<Page<SubmissionRow>>('form/submission/list', { data: body }),
-  submission: (submissionId: string) => request<SubmissionRow & { schema: Json; dictionaries?: Dictionaries }>('form/submission/detail', { params: { submissionId } }),
+  submission: (submissionId: string) => request<SubmissionDetail>('form/submission/detail', { params: { submissionId } }),
   people: (keyword = '', limit = 20) => request<Person[]>('form/people', { params: { keyword, limit }, silent: true }),
   /** the platform's dictionary types (the kernel's administration API, for the designer) */
   dictionaryTypes: () => request<{ types: string[] }>('base/admin/dictionaries', { params: { dicType: '' }, silent: true }),

@@ -25,21 +25,55 @@ export const DICT_KINDS = new Set(['select', 'radio']);
 /** Kinds that take a default value. */
 export const DEFAULT_KINDS = new Set(['text', 'textarea', 'number', 'select', 'radio', 'checkbox', 'date']);
 
+/** A field's settings in the designer, each shown only for the kinds that have it. */
+export type Setting = 'label' | 'required' | 'help' | 'visible' | 'range' | 'length' | 'pattern' | 'default' | 'options' | 'columns' | 'dict';
+
+const DATA: Setting[] = ['label', 'required', 'help', 'visible'];
+const TEXT: Setting[] = [...DATA, 'length', 'pattern', 'default'];
+const CHOICE: Setting[] = [...DATA, 'options', 'dict', 'default'];
+
+/** The settings of each kind: a number has a range, a text a length and a pattern, a choice its options, a
+ * sub-table its columns; a section only its heading, a divider nothing but when it shows. */
+export const KIND_SETTINGS: Record<string, ReadonlySet<Setting>> = {
+  text: new Set(TEXT),
+  textarea: new Set(TEXT),
+  number: new Set([...DATA, 'range', 'default']),
+  select: new Set(CHOICE),
+  radio: new Set(CHOICE),
+  checkbox: new Set([...DATA, 'options', 'default']),
+  date: new Set([...DATA, 'default']),
+  daterange: new Set(DATA),
+  user: new Set(DATA),
+  member: new Set(DATA),
+  file: new Set(DATA),
+  image: new Set(DATA),
+  table: new Set([...DATA, 'columns']),
+  section: new Set(['label', 'visible']),
+  divider: new Set(['visible']),
+};
+
+/** Whether a field of a kind has a setting in the designer. */
+export function hasSetting(kind: string, setting: Setting): boolean {
+  return (KIND_SETTINGS[kind] ?? KIND_SETTINGS.text).has(setting);
+}
+
 export interface FieldDraft {
   key: string;
   kind: string;
-  /** the label shown in a language without a label of its own (the schema's `title`) */
+  /** the label in the platform's first language (zh-cn), also shown in a language without a label of its own
+   * (the schema's `title`) */
   label: string;
-  /** the label per locale (`x-i18n`); empty ones are left out */
+  /** the label in the other languages (`x-i18n`); empty ones are left out */
   labels: Record<string, string>;
   required: boolean;
   help: string;
-  /** choices (or a sub-table's columns), comma separated */
-  options: string;
+  /** choices (or a sub-table's columns), one by one as the designer lists them */
+  options: string[];
   /** a dictionary type whose items are the choices of a select or radio (instead of `options`) */
   dict: string;
-  /** the default value as typed: a number, `true`/`false`, a date, a choice, choices comma separated */
-  defaultValue: string;
+  /** the default value: as typed (a text, a number, a date), a choice, `true`/`false` for a single checkbox, or
+   * the choices of a checkbox group */
+  defaultValue: string | string[];
   min?: number | null;
   max?: number | null;
   pattern: string;
@@ -49,23 +83,27 @@ export interface FieldDraft {
 
 /** A new field of a kind, named `<kind><n>`. */
 export function newField(kind: string, n: number, label: string): FieldDraft {
-  return { key: `${kind}${n}`, kind, label, labels: {}, required: false, help: '', options: '', dict: '', defaultValue: '', pattern: '', visibleField: '', visibleValue: '' };
+  return { key: `${kind}${n}`, kind, label, labels: {}, required: false, help: '', options: [], dict: '', defaultValue: '', pattern: '', visibleField: '', visibleValue: '' };
 }
 
-function list(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+/** Options as the schema takes them: trimmed, without empty or repeated ones (a text is read as a comma
+ * separated list, as drafts kept before the options were a list). */
+export function optionValues(options: readonly string[] | string | undefined): string[] {
+  const items = typeof options === 'string' ? options.split(',') : options || [];
+  return [...new Set(items.map((s) => s.trim()).filter(Boolean))];
 }
 
 /** The typed default as the field's value, or undefined when there is none (or it does not fit the kind). */
 export function defaultOf(f: FieldDraft): unknown {
-  const text = (f.defaultValue || '').trim();
+  const chosen = f.defaultValue;
+  const text = Array.isArray(chosen) ? chosen.join(',') : (chosen || '').trim();
   if (!text || !DEFAULT_KINDS.has(f.kind)) return undefined;
   if (f.kind === 'number') {
     const n = Number(text);
     return Number.isFinite(n) ? n : undefined;
   }
   if (f.kind === 'checkbox') {
-    if (list(f.options).length) return list(text);
+    if (optionValues(f.options).length) return optionValues(chosen);
     if (/^(true|1|yes|on)$/i.test(text)) return true;
     if (/^(false|0|no|off)$/i.test(text)) return false;
     return undefined;
@@ -79,7 +117,7 @@ export function fieldSchema(f: FieldDraft): Json {
   const base: Json = { title: f.label || f.key, 'x-kind': f.kind, 'x-i18n': labels };
   if (f.help) base.description = f.help;
   if (f.visibleField) base['x-visibleIf'] = { field: f.visibleField, value: f.visibleValue };
-  const opts = list(f.options);
+  const opts = optionValues(f.options);
   const range = (p: Json, lo: string, hi: string) => {
     if (f.min !== undefined && f.min !== null) p[lo] = f.min;
     if (f.max !== undefined && f.max !== null) p[hi] = f.max;
@@ -125,9 +163,7 @@ export function buildSchema(fields: FieldDraft[]): Json {
 }
 
 function defaultText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return value.join(',');
-  return String(value);
+  return value === undefined || value === null ? '' : String(value);
 }
 
 /** A saved schema back to the designer's fields. */
@@ -143,9 +179,9 @@ export function fromSchema(schema: Json): FieldDraft[] {
       labels: { ...(p['x-i18n'] || {}) },
       required: req.has(key),
       help: p.description || '',
-      options: (tableColumns || p.enum || p.items?.enum || []).join(','),
+      options: (tableColumns || p.enum || p.items?.enum || []).map(String),
       dict: p['x-dict'] || '',
-      defaultValue: defaultText(p.default),
+      defaultValue: Array.isArray(p.default) ? p.default.map(String) : defaultText(p.default),
       min: p.minimum ?? p.minLength,
       max: p.maximum ?? p.maxLength,
       pattern: p.pattern || '',

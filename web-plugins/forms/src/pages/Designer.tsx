@@ -37,7 +37,7 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
       setCode(d.code); setNames({ ...d.name }); setAllowEdit(Boolean(d.allowEdit));
       setColumns(d.layouts?.L1?.columns || 2); setFields(fromSchema(d.schema).map(withUid));
       setSaved({ formId: d.formId, version: d.version });
-    });
+    }, () => undefined);
   }, [formId]);
   const layouts = layoutsOf(columns);
   const add = (kind: string, index: number) => {
@@ -92,12 +92,12 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
         onAdd={add} onMove={move} onSelect={select} />
       {fields.length > 0 && <Typography.Title level={5}>{t('web.canvas.settings')}</Typography.Title>}
       {fields.map((f, i) => (
-        <FieldSettings key={f.uid} field={f} index={i} others={fields.filter((o) => o.key !== f.key)} dictTypes={dictTypes} selected={f.uid === selected} t={t}
+        <FieldSettings key={f.uid} field={f} index={i} others={fields.filter((o) => o.key !== f.key)} dictTypes={dictTypes} selected={f.uid === selected} t={t} locale={t.locale}
           onChange={(patch) => set(f.uid, patch)} onRemove={() => setFields((fs) => fs.filter((x) => x.uid !== f.uid))} />
       ))}
       <Space>
-        <Button onClick={save} data-testid="design-save">{t('web.saveVersion')}</Button>
-        <Button type="primary" onClick={publish} data-testid="design-publish">{t('web.publish')}</Button>
+        <Button onClick={() => save().catch(() => undefined)} data-testid="design-save">{t('web.saveVersion')}</Button>
+        <Button type="primary" onClick={() => publish().catch(() => undefined)} data-testid="design-publish">{t('web.publish')}</Button>
         <Button disabled={!saved} onClick={() => saved && navigate(`/form-preview?formId=${saved.formId}&version=${saved.version}`)}>{t('web.preview')}</Button>
       </Space>
     </Card>
@@ -110,13 +110,13 @@ export function DesignerPage() {
   const navigate = useNavigate();
   const [rows, setRows] = useState<FormInfo[]>([]);
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
-  const load = useCallback(() => { formsApi.list('', 1, 200).then((r) => setRows(r.list)); }, []);
+  const load = useCallback(() => { formsApi.list('', 1, 200).then((r) => setRows(r.list), () => undefined); }, []);
   useEffect(load, [load]);
   if (editing !== undefined) return <Editor formId={editing} onDone={() => { setEditing(undefined); load(); }} />;
   return (
     <Card title={t('web.forms')} extra={<Button type="primary" onClick={() => setEditing(null)} data-testid="design-new">{t('web.newForm')}</Button>}>
       <Table rowKey="formId" size="small" dataSource={rows} pagination={false} scroll={{ x: 'max-content' }} columns={[
-        { title: t('web.code'), dataIndex: 'code' },
+        { title: t('web.code'), dataIndex: 'code', render: (code: string) => <Typography.Text code>{code}</Typography.Text> },
         { title: t('web.name'), key: 'name', render: (_: unknown, r: FormInfo) => formTitle(r, t.locale) },
         { title: t('web.version'), dataIndex: 'latestVersion' },
         { title: t('web.publishedVersion'), dataIndex: 'publishedVersion', render: (v: number | null) => (v ? <Tag color="green">v{v}</Tag> : <Tag>{t('web.unpublished')}</Tag>) },

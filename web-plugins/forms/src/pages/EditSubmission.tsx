@@ -1,11 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, App, Button, Space, Spin } from 'antd';
 import { useT } from '@atrium/sdk';
-import { formsApi, type Dictionaries, type Json, type SubmissionRow } from '../api';
+import { formsApi, type SubmissionDetail, type SubmissionRow } from '../api';
 import { withDictionaries } from '../schemaInfo';
 import { SchemaForm, type SchemaFormHandle } from '../SchemaForm';
-
-type Detail = SubmissionRow & { schema: Json; dictionaries?: Dictionaries };
 
 /**
  * A submission opened for editing against the schema version it was made on (loaded with the form renderer,
@@ -16,7 +14,7 @@ export function EditSubmission({ submissionId, onSaved }: { submissionId: string
   const t = useT('forms');
   const { message } = App.useApp();
   const form = useRef<SchemaFormHandle>(null);
-  const [detail, setDetail] = useState<Detail | null>(null);
+  const [detail, setDetail] = useState<SubmissionDetail | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -43,7 +41,7 @@ export function EditSubmission({ submissionId, onSaved }: { submissionId: string
   };
   return (
     <div data-testid="submission-edit">
-      <SchemaForm ref={form} schema={schema} initial={initial} />
+      <SchemaForm ref={form} schema={schema} initial={initial} columns={detail.layout?.columns || 1} />
       <Space>
         <Button type="primary" loading={busy} onClick={() => send(false)} data-testid="edit-save">
           {t(detail.status === 'draft' ? 'web.submit' : 'web.save')}

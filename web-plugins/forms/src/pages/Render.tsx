@@ -6,7 +6,8 @@ import { formsApi, formTitle, type FormVersion } from '../api';
 import { withDictionaries } from '../schemaInfo';
 import { SchemaForm, type SchemaFormHandle } from '../SchemaForm';
 
-/** `/dynamic-form/render/:formId?layoutId=`: fill the published version, save a draft or submit. */
+/** `/dynamic-form/render/:formId?layoutId=`: fill the published version, save a draft or submit; drawn in the
+ * layout named, else in the one its author designed. */
 export function RenderPage() {
   const t = useT('forms');
   const { message } = App.useApp();
@@ -48,7 +49,7 @@ export function RenderPage() {
   };
   return (
     <Card title={formTitle(def, t.locale)} extra={<Button onClick={() => navigate(`/dynamic-form/render/${encodeURIComponent(def.code)}/submissions`)}>{t('web.mySubmissions')}</Button>}>
-      <SchemaForm ref={form} schema={schema} columns={def.layout?.columns || 1} />
+      <SchemaForm ref={form} schema={schema} columns={def.layout?.columns || def.layouts?.L1?.columns || 1} />
       <Space>
         <Button type="primary" loading={busy} onClick={() => send(false)} data-testid="form-submit">{t('web.submit')}</Button>
         <Button loading={busy} onClick={() => send(true)}>{t('web.saveDraft')}</Button>

@@ -55,7 +55,8 @@ export function SubmissionsPage() {
   const [editing, setEditing] = useState<SubmissionRow | null>(null);
   const [exporting, setExporting] = useState(false);
   useEffect(() => {
-    formsApi.render(code).then(setDef);
+    // a form that is not published (or not found) has been told by the request: the list stays without labels
+    formsApi.render(code).then(setDef, () => setDef(null));
   }, [code]);
   const schema = useMemo(() => (def ? withDictionaries(def.schema, def.dictionaries, t.locale) : null), [def, t.locale]);
   const params = useMemo(() => ({ formId: code, keyword, filters: field && value ? { [field]: value } : {} }), [code, keyword, field, value]);
@@ -64,7 +65,7 @@ export function SubmissionsPage() {
       setRows(r.list);
       setTotal(r.total);
       setExact(r.totalExact !== false);
-    });
+    }, () => undefined);
   }, [params, page]);
   useEffect(load, [load]);
   const fields = Object.entries<any>(schema?.properties || {}).filter(([, p]) => !['section', 'divider', 'table'].includes(kindOf(p)));

@@ -15,6 +15,13 @@ const WORDED = new Set([
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
+/** A failed keyword's message: a number field holding anything else is "not a number" (`v.number`, or
+ * `v.integer` for a whole number), as the server says. */
+function messageKey(kind: string, limit: unknown): string {
+  if (kind === 'type' && (limit === 'number' || limit === 'integer')) return `v.${limit}`;
+  return WORDED.has(kind) ? `v.${kind}` : 'v.invalid';
+}
+
 function parts(property: string | undefined): string[] {
   return (property || '').replace(/^\./, '').split('.').filter(Boolean);
 }
@@ -36,7 +43,7 @@ export function localizeErrors(errors: RJSFValidationError[], schema: Json, data
     if (inner.length && kind !== 'required') name = `${name} (${inner.join(' / ')})`;
     const raw = error.params?.limit;
     const limit = typeof raw === 'number' || typeof raw === 'string' ? raw : '';
-    const message = t(WORDED.has(kind) ? `v.${kind}` : 'v.invalid', { field: name, limit });
+    const message = t(messageKey(kind, limit), { field: name, limit });
     out.push({ ...error, message, stack: message });
   }
   return out;

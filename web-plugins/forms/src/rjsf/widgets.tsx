@@ -1,29 +1,83 @@
 /**
- * The widgets and fields react-jsonschema-form's antd theme does not have: numbers checked against the
- * schema rather than clamped, dates and date ranges, people, file and picture uploads through the files plugin,
- * and the section and divider that only lay the form out.
+ * The widgets and fields react-jsonschema-form's antd theme does not have: numbers that refuse words and are
+ * checked against the schema rather than clamped, choices without an empty first option, dates and date
+ * ranges, people, file and picture uploads through the files plugin, and the section and divider that only
+ * lay the form out.
  */
 import { useEffect, useRef, useState } from 'react';
 import dayjs from 'dayjs';
-import { Button, DatePicker, Divider, InputNumber, Select, Typography, Upload } from 'antd';
-import type { FieldProps, WidgetProps } from '@rjsf/utils';
+import { Button, DatePicker, Divider, Input, Select, Typography, Upload } from 'antd';
+import { enumOptionsIndexForValue, enumOptionsValueForIndex, type FieldProps, type WidgetProps } from '@rjsf/utils';
 import { upload, useT } from '@atrium/sdk';
 import { formsApi, type Person } from '../api';
+import { numberText, numberValue, typedNumber } from '../numberText';
 import { kindOf } from '../schemaInfo';
 
 const WIDE = { width: '100%' };
 const DAY = 'YYYY-MM-DD';
 
-/** A number; out-of-range values stay as typed so the field's message says what the range is. */
-export function NumberWidget({ id, value, disabled, readonly, schema, onChange, onBlur, onFocus }: WidgetProps) {
+/** A number: words are refused as they are typed (the field says it takes numbers only) and out-of-range
+ * values stay as typed, so the field's message says what is wrong rather than that it is empty. */
+export function NumberWidget({ id, value, label, disabled, readonly, schema, onChange, onBlur, onFocus }: WidgetProps) {
+  const t = useT('forms');
+  const [text, setText] = useState(() => numberText(value));
+  const [shown, setShown] = useState<unknown>(value);
+  const [refused, setRefused] = useState(false);
+  if (!Object.is(shown, value)) {
+    // the value changed from outside (a reset, a loaded submission): show it unless the text already says it
+    setShown(value);
+    if (!Object.is(numberValue(text), value)) setText(numberText(value));
+  }
+  const type = (raw: string) => {
+    const taken = typedNumber(raw);
+    setRefused(taken === null);
+    if (taken === null) return;
+    const next = numberValue(taken);
+    setText(taken);
+    setShown(next);
+    onChange(next);
+  };
   return (
-    <InputNumber
+    <>
+      <Input
+        id={id}
+        style={WIDE}
+        inputMode={schema.type === 'integer' ? 'numeric' : 'decimal'}
+        autoComplete="off"
+        value={text}
+        disabled={disabled || readonly}
+        status={refused ? 'warning' : undefined}
+        onChange={(e) => type(e.target.value)}
+        onBlur={() => { setRefused(false); onBlur(id, value); }}
+        onFocus={() => onFocus(id, value)}
+      />
+      {refused && (
+        <div role="alert" data-testid="numbers-only" style={{ color: 'var(--ant-color-warning-text, #d48806)', fontSize: 12 }}>
+          {t('web.numbersOnly', { field: label || t('v.form') })}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A choice among the field's options, cleared with the select's own button: no empty option before them. */
+export function SelectWidget({ id, value, disabled, readonly, multiple, options, placeholder, onChange, onBlur, onFocus }: WidgetProps) {
+  const t = useT('forms');
+  const { enumOptions = [], enumDisabled, emptyValue } = options;
+  const off = new Set(Array.isArray(enumDisabled) ? enumDisabled : []);
+  const selected = enumOptionsIndexForValue(value, enumOptions, Boolean(multiple));
+  return (
+    <Select
       id={id}
       style={WIDE}
-      value={value ?? null}
+      mode={multiple ? 'multiple' : undefined}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      placeholder={placeholder || t('web.choose')}
+      value={selected ?? undefined}
       disabled={disabled || readonly}
-      precision={schema.type === 'integer' ? 0 : undefined}
-      onChange={(v) => onChange(v === null ? undefined : v)}
+      options={enumOptions.map((o, i) => ({ value: String(i), label: o.label, title: o.label, disabled: off.has(o.value) }))}
+      onChange={(index?: string | string[]) => onChange(index === undefined || index === null ? emptyValue : enumOptionsValueForIndex(index, enumOptions, emptyValue))}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
     />
