@@ -99,7 +99,7 @@ def save(ds: Dataset, body: CalcFieldBody) -> DatasetField:
     ftype = body.type or calcfields.infer_type(body.expression, columns)
     row.name, row.origin_name, row.expression = name, name, body.expression.strip()
     row.type = row.source_type = ftype
-    row.role = body.role or default_role(ftype)
+    row.role = body.role or default_role(ftype, name)
     _try_on_source(ds, row)
     if not body.id:
         db.add(row)

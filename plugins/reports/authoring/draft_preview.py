@@ -41,7 +41,7 @@ def preview(body: DraftBody) -> dict[str, Any]:
     )
     columns = datasets.detect_columns(draft)
     fields = [
-        FieldInfo(f"c{i}", name, name, dataease_name(name), kind, kind, default_role(kind))
+        FieldInfo(f"c{i}", name, name, dataease_name(name), kind, kind, default_role(kind, name))
         for i, (name, kind) in enumerate(columns)
     ]
     src = datasets.source_for(draft)

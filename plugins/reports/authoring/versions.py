@@ -42,9 +42,27 @@ def has_unpublished(panel: Panel) -> bool:
     )
 
 
+def is_live(panel: Panel) -> bool:
+    """Whether viewers see something of the panel: a version was published, or the live panel was written
+    directly with components (the demo, an import, panel/save). A panel made in the designer and never
+    published is not live: viewers see an empty page."""
+    if panel.published_version:
+        return True
+    try:
+        components = viewdef.loads(panel.panel_data, [])
+    except BadRequest:
+        return False
+    return isinstance(components, list) and len(components) > 0
+
+
 def publish_state(panel: Panel) -> dict[str, Any]:
-    """The fields panel/list and panel/draft add: the newest published version and pending changes."""
-    return {"publishedVersion": panel.published_version or 0, "hasUnpublished": has_unpublished(panel)}
+    """The fields panel/list and panel/draft add: the newest published version, pending changes, and
+    whether the panel is live at all (`live` false: never published)."""
+    return {
+        "publishedVersion": panel.published_version or 0,
+        "hasUnpublished": has_unpublished(panel),
+        "live": is_live(panel),
+    }
 
 
 def draft_public(panel: Panel, privileges: str) -> dict[str, Any]:

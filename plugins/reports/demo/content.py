@@ -108,7 +108,7 @@ def _dataset(name: str, table: str, mode: str, sync_interval: int = 0) -> Datase
     db.add(ds)
     for i, col in enumerate(sales.COLUMNS):
         t = sales.COLUMN_TYPES[col]
-        role = "dimension" if col in ("lat", "lng") else default_role(t)
+        role = "dimension" if col in ("lat", "lng") else default_role(t, col)
         db.add(
             DatasetField(
                 id=new_id(),

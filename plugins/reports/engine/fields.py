@@ -121,7 +121,24 @@ def type_of_values(values: list[Any]) -> str:
     return "text"
 
 
-def default_role(field_type: str) -> str:
+#: identifier columns: `id`, `order_id`, `order-id`, `order id`, `用户ID` (any case), camel case `orderId` /
+#: `orderID`, and names ending in 编号 or 序号 (not words that merely end in "id", such as `paid`)
+_CAMEL_ID = re.compile(r"[a-z0-9](?:Id|ID)$")
+_SEPARATED_ID = re.compile(r"(?:^|[^a-z])id$", re.IGNORECASE)
+_NUMBERED = re.compile(r"(?:编号|編號|序号|序號)$")
+
+
+def is_identifier(name: str) -> bool:
+    """Whether a column name reads as an identifier (`id`, `*_id`, `*Id`): its numbers name things, they
+    are not amounts to add up."""
+    name = name.strip()
+    return bool(_SEPARATED_ID.search(name) or _CAMEL_ID.search(name) or _NUMBERED.search(name))
+
+
+def default_role(field_type: str, name: str = "") -> str:
+    """Numbers are quotas (measures), the rest dimensions; identifiers are dimensions whatever their type."""
+    if is_identifier(name):
+        return "dimension"
     return "quota" if field_type in ("integer", "float") else "dimension"
 
 

@@ -131,7 +131,7 @@ def create_excel_dataset(name: str, header: list[str], rows: list[list[Any]]) ->
                 dataease_name=dataease_name(col),
                 type=t,
                 source_type=t,
-                role=default_role(t),
+                role=default_role(t, title),
                 sort=i,
             )
         )

@@ -301,7 +301,7 @@ def sync_fields(ds: Dataset, overrides: list[dict[str, Any]] | None = None) -> l
                 origin_name=name,
                 dataease_name=dataease_name(name),
                 type=ftype,
-                role=default_role(ftype),
+                role=default_role(ftype, name),
             )
             db.add(row)
         row.source_type, row.sort = ftype, i
