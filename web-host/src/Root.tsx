@@ -5,6 +5,7 @@ import { configureRequest, session, useT } from '@atrium/sdk';
 import { useStore } from './store';
 import { useAntdLocale } from './locale';
 import { setCssVars } from './styles';
+import { accessibleTheme, focusRingColor } from './theme';
 import { Guard } from './Guard';
 import { NotFound } from './pages/errorPages';
 import { loadLayout, loadedLayout } from './layout/load';
@@ -82,19 +83,21 @@ export function Root() {
       '--at-border': dark ? '#263043' : '#e8ecf3',
       '--at-text': dark ? '#e6e9f0' : '#1f2533',
       '--at-muted': dark ? '#8d97ab' : '#6b7489',
+      '--at-focus': focusRingColor(primary, dark),
     });
     document.body.style.background = dark ? '#0d111a' : '#f3f5f9';
     document.querySelector('meta[name="theme-color"]')?.setAttribute('content', primary);
   }, [primary, dark, themeSettings.style]);
 
-  const theme = useMemo(
-    () => ({
+  const theme = useMemo(() => {
+    // text, link, error and tag colours at WCAG 2.1 AA contrast, inherited by every remote
+    const readable = accessibleTheme(primary, dark);
+    return {
       algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-      token: { colorPrimary: primary, colorLink: primary, borderRadius: 8, fontSize: 14 },
-      components: { Layout: { headerHeight: 56 }, Menu: { itemBorderRadius: 8, itemMarginInline: 8 } },
-    }),
-    [dark, primary],
-  );
+      token: { colorPrimary: primary, borderRadius: 8, fontSize: 14, ...readable.token },
+      components: { Layout: { headerHeight: 56 }, Menu: { itemBorderRadius: 8, itemMarginInline: 8 }, Tag: readable.tag },
+    };
+  }, [dark, primary]);
 
   return (
     <ConfigProvider theme={theme} locale={locale}>

@@ -4,7 +4,7 @@ export type Handler<T = unknown> = (payload: T) => void;
 
 /** A small publish/subscribe bus shared by the host and every plugin (one per page). Shell events:
  * `login`, `logout`, `tenant:switched`, `system:switched`, `menus:loaded`, `tab:opened`, `tab:closed`,
- * `route:changed`, `message:received`, `language:changed`, `theme:changed`. */
+ * `route:changed`, `message:received`, `language:changed`, `theme:changed`; pages send `tab:title` (setTabTitle). */
 export class EventBus {
   // handlers of every payload type: the bus cannot know which one an event carries (`emit` hands on what it gets)
   private handlers = new Map<string, Set<Handler<never>>>();

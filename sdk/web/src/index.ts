@@ -31,7 +31,7 @@ export {
 export { definePlugin, acceptPlugin, PLUGIN_TAG, type PluginDefinition, type TaggedPlugin, type PluginRouteProps } from './plugin';
 export { SLOT_NAMES, type SlotName, type SlotComponents, type NavbarItemProps, type DrawerSlotProps, type HomeCardSlot } from './slots';
 export { globalContext, ShellContext, useShell, type ShellApi, type MenuItem, type Manifest, type ManifestPlugin } from './context';
-export { openTab, closeTab, closeOthers, closeAll, tabKey, HOME_PATH, type TabView, type CloseResult } from './tabs';
+export { openTab, closeTab, closeOthers, closeAll, tabKey, setTabTitle, titleTab, HOME_PATH, TAB_TITLE_EVENT, type TabView, type TabTitle, type CloseResult } from './tabs';
 export {
   runExportTask, downloadHref, EXPORT_WAITING, EXPORT_RUNNING, EXPORT_DONE, EXPORT_FAILED, EXPORT_EXPIRED,
   type ExportTaskOptions, type ExportRecord, type ExportRequester,

@@ -1,6 +1,17 @@
 /** Tab strip logic (spec 4, tabs), pure so it can be tested without a browser. */
+import { bus } from './events';
 
 export const HOME_PATH = '/home';
+
+/** The bus event a page sends to title its own tab (see setTabTitle). */
+export const TAB_TITLE_EVENT = 'tab:title';
+
+export interface TabTitle {
+  /** The tab's path (the page's own `location.pathname`). */
+  path: string;
+  /** The title in the current language; null gives the tab its menu's title back. */
+  title: string | null;
+}
 
 export interface TabView {
   /** Unique key: the path, or the full path for multi-tag pages. */
@@ -13,6 +24,20 @@ export interface TabView {
   noCache?: boolean;
   isMultiTag?: boolean;
   affix?: boolean;
+  /** A title the page gave its tab (setTabTitle), shown instead of the menu's: a designer's "Edit: <name>". */
+  pageTitle?: string;
+}
+
+/** Titles the tab of the page at `path` (pages under one menu, such as an editor, tell their tabs apart). */
+export function setTabTitle(path: string, title: string | null): void {
+  bus.emit<TabTitle>(TAB_TITLE_EVENT, { path, title });
+}
+
+/** The tabs with the page title of `path`'s tab set (or removed); the same list when nothing changes. */
+export function titleTab(tabs: TabView[], { path, title }: TabTitle): TabView[] {
+  const pageTitle = title || undefined;
+  if (!tabs.some((t) => t.path === path && t.pageTitle !== pageTitle)) return tabs;
+  return tabs.map((t) => (t.path === path ? { ...t, pageTitle } : t));
 }
 
 export function tabKey(path: string, fullPath: string, isMultiTag?: boolean): string {

@@ -2,8 +2,8 @@ import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import { useLocation, useNavigate } from 'react-router';
 import { App } from 'antd';
 import {
-  HOME_PATH, ShellContext, bus, closeTab as closeTabLogic, permissions, setPageContext, tabKey,
-  useT, type ShellApi,
+  HOME_PATH, ShellContext, TAB_TITLE_EVENT, bus, closeTab as closeTabLogic, permissions, setPageContext, tabKey,
+  titleTab, useT, type ShellApi, type TabTitle,
 } from '@atrium/sdk';
 import { loadMenus } from '../api';
 import { findMenu } from '../menus';
@@ -95,6 +95,8 @@ export function MainLayout() {
   useDevice();
   useBrowserCheck();
   useUsageTracking();
+  // A plugin's navbar item (the help plugin's button) asks for the help drawer.
+  useEffect(() => bus.on('help:open', () => store.set({ helpOpen: true })), []);
 
   const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || !!(window as any).ATRIUM_FULLSCREEN;
   const menu = findMenu(index, location.pathname);
@@ -120,6 +122,15 @@ export function MainLayout() {
 
   // Tabs open as the address changes, before the page renders (see routeTabs); home is always present.
   useLayoutEffect(() => onNavigate((loc) => openRouteTab(loc.pathname, loc.search)), []);
+
+  // A page titles its own tab (an editor under its list's menu: "Edit: <name>").
+  useEffect(
+    () =>
+      bus.on<TabTitle>(TAB_TITLE_EVENT, (payload) => {
+        if (payload && typeof payload.path === 'string') store.set((s) => ({ tabs: titleTab(s.tabs, payload) }));
+      }),
+    [],
+  );
 
   // The first page's tab, and its title once the menus are known.
   useEffect(() => {
@@ -162,8 +173,10 @@ export function MainLayout() {
   );
 
   const mobile = device === 'mobile';
+  const sideToolbar = !fullscreen && location.pathname !== HOME_PATH;
   const compact = theme.layout === 'compact';
-  const activeTitle = tabTitle({ path: location.pathname, title: location.pathname, menuId: menu?.menuId }, index, t, locale);
+  const pageTitle = tabs.find((x) => x.key === activeKey)?.pageTitle;
+  const activeTitle = tabTitle({ path: location.pathname, title: location.pathname, menuId: menu?.menuId, pageTitle }, index, t, locale);
 
   const panes = tabs.length ? tabs : [HOME_TAB];
   // A tab's page is drawn when the tab is first shown and kept alive after: landing on a report does not
@@ -185,7 +198,14 @@ export function MainLayout() {
           )}
           <div className="at-main" style={chatOpen && !mobile ? { flex: '1 1 0', minWidth: 0 } : undefined}>
             {!fullscreen && <TabStrip activeKey={activeKey} closeTab={closeTab} />}
-            <div className={`at-content${fullscreen ? ' fullscreen' : ''}`} data-testid="main-content" id="at-main-area">
+            {/* the page's scroll area, named by the page: focusable, so that the keyboard scrolls it */}
+            <main
+              className={`at-content${fullscreen ? ' fullscreen' : ''}${sideToolbar ? ' with-toolbar' : ''}`}
+              data-testid="main-content"
+              id="at-main-area"
+              tabIndex={0}
+              aria-label={activeTitle || undefined}
+            >
               {panes.map((tab) => {
                 const active = tab.key === activeKey;
                 if (!active && (tab.noCache || !shown.current.has(tab.key))) return null;
@@ -202,7 +222,7 @@ export function MainLayout() {
                   <TabLocation location={activeLocation}>{resolveContent(location.pathname, manifest, index)}</TabLocation>
                 </div>
               )}
-            </div>
+            </main>
           </div>
           {chatOpen && <Suspense fallback={null}><ChatPanel mobile={mobile} /></Suspense>}
           {compact && !mobile && !fullscreen && (
@@ -213,7 +233,7 @@ export function MainLayout() {
         </div>
         {/* Its own boundary, mounted with it: a route change is a transition, and a lazy part first shown
             inside an already visible boundary would hold the new page back (and lose its tab) until it loads. */}
-        {!fullscreen && location.pathname !== HOME_PATH && (
+        {sideToolbar && (
           <Suspense fallback={null}>
             <SideToolbar activeTitle={activeTitle} />
           </Suspense>

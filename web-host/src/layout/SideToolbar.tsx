@@ -16,6 +16,7 @@ export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
   const favourites = useStore((s) => s.favourites);
   const flags = useStore((s) => s.flags);
   const manifest = useStore((s) => s.manifest);
+  const mobile = useStore((s) => s.device) === 'mobile';
   const menu = findMenu(index, location.pathname);
   const favourite = menu ? favourites.find((f) => String(f.menuId) === String(menu.menuId)) : undefined;
 
@@ -64,7 +65,7 @@ export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
   };
 
   return (
-    <FloatButton.Group shape="square" style={{ insetInlineEnd: 16, bottom: 120 }}>
+    <FloatButton.Group shape="square" style={{ insetInlineEnd: mobile ? 6 : 16, bottom: 120 }} className="at-side-toolbar">
       <FloatButton icon={<FileTextIcon />} tooltip={{ title: t('toolbar.help'), placement: 'left' }} onClick={help} data-testid="toolbar-help" />
       <FloatButton
         icon={favourite ? <StarFilledIcon style={{ color: '#faad14' }} /> : <StarIcon />}

@@ -14,8 +14,9 @@ export function menuTitle(menu: MenuItem, locale: string): string {
 }
 
 /** The label of a tab in the current language. */
-export function tabTitle(tab: Pick<TabView, 'path' | 'title' | 'menuId'>, index: MenuIndex | null, t: TFunction, locale: string): string {
+export function tabTitle(tab: Pick<TabView, 'path' | 'title' | 'menuId' | 'pageTitle'>, index: MenuIndex | null, t: TFunction, locale: string): string {
   if (FIXED[tab.path]) return t(FIXED[tab.path]);
+  if (tab.pageTitle) return tab.pageTitle;
   if (tab.menuId !== undefined) {
     const menu = index?.byId.get(String(tab.menuId));
     if (menu) return menuTitle(menu, locale);

@@ -58,16 +58,23 @@ export function Portal() {
           <Col xs={24} lg={16}>
             <Card title={<><AppstoreIcon /> {t('portal.apps')}</>} variant="borderless">
               <Row gutter={[12, 12]}>
-                {systems.map((s) => (
-                  <Col key={s.systemCode} xs={12} md={8}>
-                    <Card hoverable size="small" onClick={() => void enter(s)} style={{ opacity: String(s.useState) === '1' && s.requestUrl ? 1 : 0.6 }}>
-                      <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-                        {s.iconUrl ? <img src={s.iconUrl} alt="" width={28} height={28} /> : <Avatar shape="square" style={{ background: 'var(--at-primary)' }}>{avatarText(s.systemName)}</Avatar>}
-                        <Typography.Text strong ellipsis>{localeText(s.systemName, s.systemEnName, t.locale)}</Typography.Text>
-                      </div>
-                    </Card>
-                  </Col>
-                ))}
+                {systems.map((s) => {
+                  // a system that cannot be entered is dimmed: its icon faded, its name in the secondary
+                  // text colour (a faded name would fall under 4.5:1)
+                  const usable = String(s.useState) === '1' && !!s.requestUrl;
+                  return (
+                    <Col key={s.systemCode} xs={12} md={8}>
+                      <Card hoverable size="small" onClick={() => void enter(s)}>
+                        <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
+                          <span style={{ display: 'inline-flex', opacity: usable ? 1 : 0.6 }}>
+                            {s.iconUrl ? <img src={s.iconUrl} alt="" width={28} height={28} /> : <Avatar shape="square" style={{ background: 'var(--at-primary)' }}>{avatarText(s.systemName)}</Avatar>}
+                          </span>
+                          <Typography.Text strong ellipsis type={usable ? undefined : 'secondary'}>{localeText(s.systemName, s.systemEnName, t.locale)}</Typography.Text>
+                        </div>
+                      </Card>
+                    </Col>
+                  );
+                })}
                 {!systems.length && <Col span={24}><Empty image={Empty.PRESENTED_IMAGE_SIMPLE} /></Col>}
               </Row>
             </Card>

@@ -29,7 +29,7 @@ export function TenantPicker({ value, onChange, placeholder }: {
   if (!isSuperAdmin()) return null;
   return (
     <Select allowClear showSearch optionFilterProp="label" placeholder={placeholder ?? t('web.tenantName')} style={{ width: 220 }} value={value}
-      data-testid="tenant-picker" onChange={(v) => onChange(v as number | undefined)}
+      aria-label={t('web.tenantName')} data-testid="tenant-picker" onChange={(v) => onChange(v as number | undefined)}
       options={tenants.map((x) => ({ value: x.tenantId, label: `${x.tenantName} (${x.tenantId})` }))} />
   );
 }

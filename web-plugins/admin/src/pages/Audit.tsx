@@ -43,10 +43,10 @@ export function Audit() {
       <Space wrap style={{ marginBottom: 12 }}>
         <TenantPicker value={tenantId} onChange={change(setTenantId)} placeholder={t('web.allTenants')} />
         <Select<number> allowClear showSearch optionFilterProp="label" placeholder={t('web.allPeople')} style={{ width: 220 }}
-          value={userId} onChange={change(setUserId)} data-testid="audit-person"
+          value={userId} onChange={change(setUserId)} aria-label={t('web.person')} data-testid="audit-person"
           options={people.map((p) => ({ value: p.userId, label: p.label }))} />
         <Select<string> allowClear showSearch optionFilterProp="label" placeholder={t('web.allActions')} style={{ width: 260 }}
-          value={action} onChange={change(setAction)} data-testid="audit-action"
+          value={action} onChange={change(setAction)} aria-label={t('web.action')} data-testid="audit-action"
           options={actions.map((a) => ({ value: a.action, label: a.text }))} />
         <DatePicker.RangePicker value={dates} onChange={change(setDates)} placeholder={[t('web.dateRange'), t('web.dateRange')]} data-testid="audit-dates" />
         <Input.Search allowClear placeholder={t('web.search')} onSearch={change(setKeyword)} style={{ width: 220 }} data-testid="audit-search" />

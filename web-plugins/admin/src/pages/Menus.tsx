@@ -80,7 +80,7 @@ export function Menus() {
   return (
     <AdminOnly superOnly>
       <Space style={{ marginBottom: 12 }}>
-        <Select value={systemCode} onChange={setSystemCode} style={{ width: 220 }} options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
+        <Select value={systemCode} onChange={setSystemCode} aria-label={t('web.system')} style={{ width: 220 }} options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
         <Button type="primary" onClick={() => edit('new')} data-testid="menu-new">{t('web.new')}</Button>
         <Typography.Text type="secondary">{t('web.dragHint')}</Typography.Text>
       </Space>

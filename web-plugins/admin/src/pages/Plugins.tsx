@@ -53,7 +53,7 @@ export function Plugins() {
     title: t('web.enabled'), key: 'on', fixed: narrow ? undefined : 'right', width: 96, render: (_, p) => {
       const locked = p.status === 'loaded' && !!p.essential && p.enabled;
       const control = (
-        <Switch data-testid={`plugin-${p.name}`} checked={p.enabled} disabled={p.status !== 'loaded' || locked}
+        <Switch aria-label={p.name} data-testid={`plugin-${p.name}`} checked={p.enabled} disabled={p.status !== 'loaded' || locked}
           onChange={(on) => ask(p, on)} />
       );
       return locked

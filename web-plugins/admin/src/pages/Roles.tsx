@@ -82,7 +82,7 @@ export function Roles() {
           ]} />
         <Card style={{ flex: 1 }} size="small" title={selected ? `${t('web.grant')}: ${selected.roleName}` : t('web.grant')}
           extra={selected && <Button type="primary" size="small" onClick={saveGrants} loading={saving} data-testid="grant-save">{t('web.save')}</Button>}>
-          <Select value={systemCode} onChange={setSystemCode} style={{ width: 220, marginBottom: 8 }} options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
+          <Select value={systemCode} onChange={setSystemCode} aria-label={t('web.system')} style={{ width: 220, marginBottom: 8 }} options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
           {selected && (
             <Tree checkable checkStrictly defaultExpandAll treeData={tree} checkedKeys={checked} data-testid="grant-tree"
               onCheck={(keys) => setChecked(((Array.isArray(keys) ? keys : keys.checked) as string[]))} />

@@ -21,7 +21,7 @@ function Dictionaries() {
   return (
     <>
       <Space style={{ marginBottom: 12 }}>
-        <Select showSearch style={{ width: 260 }} value={type || undefined} placeholder={t('web.dicType')} onChange={(v) => { setType(v); setPage(1); }} options={types.map((x) => ({ value: x, label: x }))} />
+        <Select showSearch style={{ width: 260 }} value={type || undefined} placeholder={t('web.dicType')} aria-label={t('web.dicType')} onChange={(v) => { setType(v); setPage(1); }} options={types.map((x) => ({ value: x, label: x }))} />
         {isSuperAdmin() && <Button type="primary" onClick={() => open({})}>{t('web.new')}</Button>}
       </Space>
       <Table<DictItem> rowKey="diId" size="small" dataSource={items} onRow={rowProps} pagination={pager(items.length, page, setPage)}
@@ -85,7 +85,7 @@ function ServerFlags() {
         { title: t('web.configKey'), dataIndex: 'configKey' },
         {
           title: t('web.value'), key: 'v', render: (_, r) => (['true', 'false'].includes(r.default)
-            ? <Switch checked={r.value === 'true'} onChange={(on) => api.saveServerConfig(r.configKey, on ? 'true' : 'false').then(() => { message.success(t('web.saved')); reload(); })} />
+            ? <Switch aria-label={r.configKey} checked={r.value === 'true'} onChange={(on) => api.saveServerConfig(r.configKey, on ? 'true' : 'false').then(() => { message.success(t('web.saved')); reload(); })} />
             : <Input.Search defaultValue={r.value} enterButton={t('web.save')} style={{ width: 240 }} onSearch={(v) => api.saveServerConfig(r.configKey, v).then(() => { message.success(t('web.saved')); reload(); })} />),
         },
         { title: t('web.default'), dataIndex: 'default' },
@@ -137,7 +137,7 @@ function TableAudit() {
           { title: 'serverName', dataIndex: 'serverName' },
           { title: 'tableName', dataIndex: 'tableName' },
           { title: 'tableAlias', dataIndex: 'tableAlias' },
-          { title: t('web.enabled'), key: 'e', render: (_, r) => <Switch checked={r.enabled} onChange={(on) => api.saveAuditConfig({ ...r, enabled: on }).then(reload)} /> },
+          { title: t('web.enabled'), key: 'e', render: (_, r) => <Switch aria-label={r.tableAlias || r.tableName} checked={r.enabled} onChange={(on) => api.saveAuditConfig({ ...r, enabled: on }).then(reload)} /> },
         ]} />
     </>
   );
@@ -271,11 +271,11 @@ function SigninModes({ tenantId }: { tenantId?: number }) {
         <Card size="small" title={t('web.signinOptions')} style={{ marginBottom: 12 }}>
           <Space size="large" wrap>
             {OWN_MODES.map((m) => (
-              <span key={m.key}>{t(m.label)} <Switch data-testid={m.testId} checked={config[m.key]} onChange={(on) => toggle({ [m.key]: on })} /></span>
+              <span key={m.key}>{t(m.label)} <Switch aria-label={t(m.label)} data-testid={m.testId} checked={config[m.key]} onChange={(on) => toggle({ [m.key]: on })} /></span>
             ))}
-            <span>{t('web.mode_qrcode')} <Switch data-testid="signin-qrcode" checked={config.qrcodeEnabled} onChange={(on) => toggle({ qrcodeEnabled: on })} /></span>
-            <span>{t('web.allowRegister')} <Switch data-testid="signin-register" checked={config.allowRegister} onChange={(on) => toggle({ allowRegister: on })} /></span>
-            <span>{t('web.registerApproval')} <Switch checked={config.registerApproval} disabled={!config.allowRegister} onChange={(on) => toggle({ registerApproval: on })} /></span>
+            <span>{t('web.mode_qrcode')} <Switch aria-label={t('web.mode_qrcode')} data-testid="signin-qrcode" checked={config.qrcodeEnabled} onChange={(on) => toggle({ qrcodeEnabled: on })} /></span>
+            <span>{t('web.allowRegister')} <Switch aria-label={t('web.allowRegister')} data-testid="signin-register" checked={config.allowRegister} onChange={(on) => toggle({ allowRegister: on })} /></span>
+            <span>{t('web.registerApproval')} <Switch aria-label={t('web.registerApproval')} checked={config.registerApproval} disabled={!config.allowRegister} onChange={(on) => toggle({ registerApproval: on })} /></span>
           </Space>
         </Card>
       )}

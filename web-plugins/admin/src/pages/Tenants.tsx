@@ -44,7 +44,7 @@ function TenantSystems({ tenant, onClose }: { tenant: Row; onClose: () => void }
           { title: t('web.systemName'), dataIndex: 'systemName' },
           {
             title: t('web.offer'), key: 'offer', render: (_, s) => (
-              <Switch data-testid={`offer-${s.systemCode}`} checked={byCode.has(s.systemCode)} disabled={s.systemCode === 'iotAutho'}
+              <Switch aria-label={s.systemName} data-testid={`offer-${s.systemCode}`} checked={byCode.has(s.systemCode)} disabled={s.systemCode === 'iotAutho'}
                 onChange={(on) => offer(s.systemCode, on)} />
             ),
           },

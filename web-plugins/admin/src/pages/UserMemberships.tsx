@@ -45,7 +45,7 @@ export function UserMemberships({ userId, memberships, onChange }: { userId: num
         )} />
       {editable && (
         <Space style={{ marginTop: 8 }} wrap>
-          <Select showSearch optionFilterProp="label" placeholder={t('web.addToTenant')} style={{ width: 240 }} value={adding}
+          <Select showSearch optionFilterProp="label" placeholder={t('web.addToTenant')} aria-label={t('web.addToTenant')} style={{ width: 240 }} value={adding}
             data-testid="membership-tenant" onChange={(v) => setAdding(v as number)}
             options={tenants.filter((x) => !joined.has(x.tenantId)).map((x) => ({ value: x.tenantId, label: `${x.tenantName} (${x.tenantId})` }))} />
           <Checkbox checked={addAsSupervisor} onChange={(e) => setAddAsSupervisor(e.target.checked)} data-testid="membership-supervisor-new">{t('web.supervisor')}</Checkbox>

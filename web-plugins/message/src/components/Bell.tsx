@@ -24,6 +24,9 @@ export function Bell({ compact }: NavbarItemProps) {
     return release;
   }, []);
 
+  // the button's name says what its badge shows (the count, or 999+)
+  const label = unread > 0 ? t('web.bell.unread', { unread: unread > BADGE_MAX ? `${BADGE_MAX}+` : unread }) : t('web.bell.title');
+
   const goLetters = () => {
     setOpen(false);
     shell.openPage('/letters', t('web.letters.title'));
@@ -53,6 +56,9 @@ export function Bell({ compact }: NavbarItemProps) {
     </div>
   );
 
+  // no nameless button while the plugin's texts are still on their way
+  if (!t.ready) return null;
+
   return (
     <Popover
       content={content}
@@ -65,7 +71,7 @@ export function Bell({ compact }: NavbarItemProps) {
         if (next) void inbox.reload();
       }}
     >
-      <button type="button" className="at-nav-item" data-testid="msg-bell" data-unread={unread} aria-label={t('web.bell.title')}>
+      <button type="button" className="at-nav-item" data-testid="msg-bell" data-unread={unread} aria-label={label}>
         <Badge count={unread} overflowCount={BADGE_MAX} size="small" offset={[4, -2]}>
           <span style={{ color: 'inherit', display: 'inline-flex' }}><BellIcon /></span>
         </Badge>

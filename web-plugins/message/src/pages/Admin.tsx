@@ -92,7 +92,7 @@ export function Admin() {
   const columns: ColumnsType<SentLetter> = [
     {
       title: t('web.letters.content'), dataIndex: 'messageContent', key: 'content',
-      render: (html: string) => <div dangerouslySetInnerHTML={{ __html: html }} />,
+      render: (html: string) => <div className="at-prose" dangerouslySetInnerHTML={{ __html: html }} />,
     },
     {
       title: t('web.admin.recipients'), key: 'to', width: 260,

@@ -85,7 +85,7 @@ export function Letters() {
     {
       title: t('web.letters.content'), dataIndex: 'messageContent', key: 'content',
       // the server sanitised this HTML (nh3) before storing and again before answering
-      render: (html: string) => <div className="at-letter-content" dangerouslySetInnerHTML={{ __html: html }} />,
+      render: (html: string) => <div className="at-letter-content at-prose" dangerouslySetInnerHTML={{ __html: html }} />,
     },
     { title: t('web.letters.sendTime'), dataIndex: 'sendTime', key: 'sendTime', width: 160, render: (v: string) => sendTime(v) },
     {

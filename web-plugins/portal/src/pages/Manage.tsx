@@ -67,9 +67,9 @@ export function Manage() {
       extra={<Button type="primary" onClick={() => void openEditor('new')} data-testid="article-new">{t('web.new')}</Button>}>
       <Space wrap style={{ marginBottom: 12 }}>
         <Input.Search allowClear placeholder={t('web.search')} onSearch={(v) => setQuery({ ...query, keyword: v.trim(), pageIndex: 1 })} style={{ width: 220 }} />
-        <Select style={{ width: 160 }} value={query.category} onChange={(v) => setQuery({ ...query, category: v, pageIndex: 1 })}
+        <Select style={{ width: 160 }} aria-label={t('web.category')} value={query.category} onChange={(v) => setQuery({ ...query, category: v, pageIndex: 1 })}
           options={[{ value: '', label: t('web.category') }, ...CATEGORIES.map((c) => ({ value: c, label: t(`web.categories.${c}`) }))]} />
-        <Select style={{ width: 140 }} value={query.status} onChange={(v) => setQuery({ ...query, status: v, pageIndex: 1 })}
+        <Select style={{ width: 140 }} aria-label={t('web.status')} value={query.status} onChange={(v) => setQuery({ ...query, status: v, pageIndex: 1 })}
           options={[{ value: '', label: t('web.status') }, { value: 'draft', label: t('web.statuses.draft') }, { value: 'published', label: t('web.statuses.published') }]} />
       </Space>
       <Table<Article>

@@ -161,7 +161,7 @@ export function ImportWizard({ importId, onFinished }: ImportWizardProps) {
             }
           }}>
           <p style={{ fontSize: 16, margin: '12px 0' }} data-testid="import-drop">{t('web.import.drop')}</p>
-          <p style={{ color: '#888' }}>{t('web.import.dropHint')}</p>
+          <p className="ant-upload-hint">{t('web.import.dropHint')}</p>
         </Upload.Dragger>
       )}
       {step === 1 && uploaded && (
@@ -186,7 +186,7 @@ export function ImportWizard({ importId, onFinished }: ImportWizardProps) {
             {
               title: t('web.import.column'), key: 'column', render: (_, f) => (
                 <span data-testid={`match-${f.key}`}>
-                  <Select allowClear style={{ width: 260 }} placeholder={t('web.import.notMatched')} value={mapping[f.key] ?? undefined}
+                  <Select allowClear style={{ width: 260 }} placeholder={t('web.import.notMatched')} aria-label={f.label} value={mapping[f.key] ?? undefined}
                     onChange={(v) => choose(f.key, v === undefined ? null : Number(v))}
                     options={cols.columns.map((c) => ({ value: c.index, label: c.title || `#${c.index + 1}` }))} />
                 </span>

@@ -60,7 +60,7 @@ export function ExportRecords() {
     <div className="at-page" style={{ padding: 16 }}>
       <Card title={t('web.records.title')} extra={(
         <Space>
-          <Select allowClear style={{ width: 140 }} placeholder={t('web.records.status')} value={status} onChange={setStatus}
+          <Select allowClear style={{ width: 140 }} placeholder={t('web.records.status')} aria-label={t('web.records.status')} value={status} onChange={setStatus}
             options={[0, 1, 2, 3, 4].map((s) => ({ value: s, label: t(`web.status.${s}`) }))} />
           <Button onClick={() => load(page, status)}>{t('web.refresh')}</Button>
         </Space>

@@ -33,7 +33,7 @@ export function ImportPage() {
       <Card>
         <Space wrap style={{ marginBottom: 16 }}>
           <span>{t('web.import.target')}</span>
-          <Select style={{ width: 220 }} value={importId || undefined} onChange={setImportId} data-testid="import-target"
+          <Select style={{ width: 220 }} value={importId || undefined} onChange={setImportId} aria-label={t('web.import.target')} data-testid="import-target"
             options={list.map((x) => ({ value: x.importId, label: x.name }))} />
           <Button onClick={template} disabled={!target}>{t('web.import.template')}</Button>
           {importId && <ImportButton importId={importId} onFinished={refresh} />}

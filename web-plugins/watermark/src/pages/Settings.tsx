@@ -190,10 +190,10 @@ export function Settings() {
               </Row>
               <Row gutter={12}>
                 <Col span={12}>
-                  <Form.Item name="fwRotationAngle" label={t('web.rotation')}><Slider min={-90} max={90} /></Form.Item>
+                  <Form.Item name="fwRotationAngle" label={t('web.rotation')}><Slider min={-90} max={90} ariaLabelForHandle={t('web.rotation')} /></Form.Item>
                 </Col>
                 <Col span={12}>
-                  <Form.Item name="fwTransparent" label={t('web.transparency')}><Slider min={0} max={100} /></Form.Item>
+                  <Form.Item name="fwTransparent" label={t('web.transparency')}><Slider min={0} max={100} ariaLabelForHandle={t('web.transparency')} /></Form.Item>
                 </Col>
               </Row>
               <Space size="large">
