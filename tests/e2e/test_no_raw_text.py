@@ -21,6 +21,7 @@ USERS = (("admin", "Admin@123"), ("alice", "Alice@123"))
 MICROSECONDS = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}\.\d{4,}")
 SCREAMING_CODE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")
 DASHED_CODE = re.compile(r"^\(?[a-z]+(-[a-z]+)+\)?$")
+CAMEL_CODE = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]*)+$")  # a field name: serverName, createdBy
 LOCALE_CODE = re.compile(r"^(zh-cn|zh-tw|en-us|vi-vn|hu-hu)$")
 
 # every text node of the page that a person can see, and the titles of the tabs
@@ -70,6 +71,7 @@ def raw_texts(texts: list[str]) -> list[str]:
             or MICROSECONDS.search(text)
             or SCREAMING_CODE.match(plain)
             or DASHED_CODE.match(text)
+            or CAMEL_CODE.match(plain)
             or LOCALE_CODE.match(plain)
         ):
             bad.append(text)

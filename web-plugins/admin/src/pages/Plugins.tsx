@@ -63,7 +63,7 @@ export function Plugins() {
   };
   const details: TableColumnsType<PluginRow> = [
     { title: t('web.version'), dataIndex: 'version' },
-    { title: t('web.status'), dataIndex: 'status', render: (s: string) => <Tag color={s === 'loaded' ? 'green' : 'red'}>{s}</Tag> },
+    { title: t('web.status'), dataIndex: 'status', render: (s: string) => <Tag color={s === 'loaded' ? 'green' : 'red'}>{t(`web.pluginStatus_${s}`, { defaultValue: s })}</Tag> },
     {
       title: t('web.error'), dataIndex: 'error',
       render: (e?: string) => e && <Typography.Text type="danger" style={{ display: 'inline-block', maxWidth: 360, whiteSpace: 'normal' }}>{e}</Typography.Text>,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { App as AntApp, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Segmented, Select, Space, Switch, Table, Tabs, Tag } from 'antd';
+import { App as AntApp, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Segmented, Select, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
 import { LANGUAGE_NAMES, useT, type Locale } from '@atrium/sdk';
 import { api, isSuperAdmin, type AuditConfig, type DictItem, type FailureRow, type GreyRule, type LdapServer, type LockoutRow, type LoginLogRow, type LoginType, type Page, type SigninConfig } from '../api';
 import { AdminOnly, PAGE_SIZE, TenantPicker, pager, rowProps } from '../common';
@@ -82,7 +82,15 @@ function ServerFlags() {
   return (
     <Table rowKey="configKey" size="small" dataSource={rows} pagination={false} onRow={rowProps}
       columns={[
-        { title: t('web.configKey'), dataIndex: 'configKey' },
+        {
+          title: t('web.configKey'), dataIndex: 'configKey',
+          render: (key: string) => (
+            <Space direction="vertical" size={0}>
+              <span>{t(`web.config_${key}`, { defaultValue: key })}</span>
+              <Typography.Text code type="secondary">{key}</Typography.Text>
+            </Space>
+          ),
+        },
         {
           title: t('web.value'), key: 'v', render: (_, r) => (['true', 'false'].includes(r.default)
             ? <Switch aria-label={r.configKey} checked={r.value === 'true'} onChange={(on) => api.saveServerConfig(r.configKey, on ? 'true' : 'false').then(() => { message.success(t('web.saved')); reload(); })} />
@@ -111,7 +119,7 @@ function GreyRules({ tenantId }: { tenantId?: number }) {
         columns={[
           { title: t('web.header'), dataIndex: 'header' },
           { title: t('web.value'), dataIndex: 'value' },
-          { title: 'userId', dataIndex: 'userId', render: (v: number | null) => v ?? '*' },
+          { title: t('web.userId'), dataIndex: 'userId', render: (v: number | null) => v ?? t('web.everyone') },
           { title: t('web.actions'), key: 'a', render: (_, r) => <Popconfirm title={t('web.confirmDelete')} onConfirm={() => api.deleteGreyRule(r.ruleId, tenantId).then(reload)}><Button size="small" type="link" danger>{t('web.delete')}</Button></Popconfirm> },
         ]} />
     </>
@@ -127,16 +135,16 @@ function TableAudit() {
   return (
     <>
       <Form form={form} layout="inline" style={{ marginBottom: 12 }} onFinish={async (v) => { await api.saveAuditConfig({ ...v, tableAlias: v.tableAlias || '', enabled: true }); form.resetFields(); reload(); }}>
-        <Form.Item name="serverName" rules={[{ required: true, max: 64, message: t('web.required') }]}><Input placeholder="serverName" /></Form.Item>
-        <Form.Item name="tableName" rules={[{ required: true, max: 128, message: t('web.required') }]}><Input placeholder="tableName" /></Form.Item>
+        <Form.Item name="serverName" rules={[{ required: true, max: 64, message: t('web.required') }]}><Input placeholder={t('web.serverName')} /></Form.Item>
+        <Form.Item name="tableName" rules={[{ required: true, max: 128, message: t('web.required') }]}><Input placeholder={t('web.tableName')} /></Form.Item>
         <Form.Item name="tableAlias" rules={[{ max: 128 }]}><Input placeholder="tableAlias" /></Form.Item>
         <Button htmlType="submit" type="primary">{t('web.new')}</Button>
       </Form>
       <Table<AuditConfig> rowKey="id" size="small" dataSource={rows} pagination={false} onRow={rowProps}
         columns={[
-          { title: 'serverName', dataIndex: 'serverName' },
-          { title: 'tableName', dataIndex: 'tableName' },
-          { title: 'tableAlias', dataIndex: 'tableAlias' },
+          { title: t('web.serverName'), dataIndex: 'serverName', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+          { title: t('web.tableName'), dataIndex: 'tableName', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+          { title: t('web.tableAlias'), dataIndex: 'tableAlias' },
           { title: t('web.enabled'), key: 'e', render: (_, r) => <Switch aria-label={r.tableAlias || r.tableName} checked={r.enabled} onChange={(on) => api.saveAuditConfig({ ...r, enabled: on }).then(reload)} /> },
         ]} />
     </>
