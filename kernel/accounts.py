@@ -1,6 +1,7 @@
 """Accounts: tenants and the systems they are offered, users and their memberships, roles and their menu
-grants. Shared by the administration API (`atrium.kernel.api.admin`), the command line, the identity
-modules (sign-up, LDAP and single sign-on create users) and the demo."""
+grants. Shared by the administration service (`atrium.kernel.administration`, which the admin plugin's
+HTTP API calls), the command line, the identity modules (sign-up, LDAP and single sign-on create users) and
+the demo."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import structlog
 
+from atrium.kernel.administration.facade import KernelAdministration
 from atrium.kernel.config import Settings
 from atrium.kernel.db import (
     TenantSession,
@@ -34,6 +35,7 @@ from atrium.kernel.services.storage import build_storage
 from atrium.kernel.services.tasks import QueueTaskRunner, ThreadTaskRunner
 from atrium.kernel.services.ws import Hub
 from atrium.sdk import services as sdk_services
+from atrium.sdk.accounts import Administration
 from atrium.sdk.context import current_context
 from atrium.sdk.files import Attachments
 from atrium.sdk.services import FileStorage
@@ -87,6 +89,7 @@ class Kernel:
         self.auth = Authenticator(self)
         self.identity = KernelIdentity(self)
         self.directory = KernelDirectory()
+        self.administration: Administration = KernelAdministration(self)
         self.codes = LogCodeSender(settings.dev_outbox or settings.demo)
         self.enablement = Enablement(self)
         self.scheduler: Any = None

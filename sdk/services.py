@@ -8,6 +8,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
+from atrium.sdk.accounts import Administration
 from atrium.sdk.files import Attachments
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
 
@@ -251,6 +252,8 @@ class Services(Protocol):
     cache: Cache
     directory: Directory
     identity: Identity
+    #: tenants, users, roles, menus, systems, settings and sign-in options, as the admin console changes them
+    administration: Administration
     pubsub: PubSub
     ws: WebSocketHub
     tasks: TaskRunner

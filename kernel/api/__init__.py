@@ -1,4 +1,7 @@
-"""The kernel's own routes (services `base` and `portal`, plus `/api/kernel` and `/api/account`)."""
+"""The kernel's own routes (services `base` and `portal`, plus `/api/kernel` and `/api/account`).
+
+The administration API (`/api/base/admin`) is the admin plugin's; it calls `services().administration`
+(`atrium.kernel.administration`)."""
 
 from __future__ import annotations
 
@@ -7,9 +10,8 @@ from atrium.sdk.routing import Router
 
 def kernel_routers() -> list[Router]:
     from atrium.kernel.api import (
-        admin,
         auth,
-        ldap_admin,
+        ldap_login,
         manifest,
         menus,
         portal,
@@ -28,9 +30,8 @@ def kernel_routers() -> list[Router]:
         menus.router,
         portal.router,
         settings.router,
-        admin.router,
         manifest.router,
         register.router,
         qrcode.router,
-        ldap_admin.router,
+        ldap_login.router,
     ]

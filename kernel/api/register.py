@@ -127,16 +127,6 @@ def reset_pwd(body: ResetIn) -> None:
     )
 
 
-class SigninConfigIn(BaseModel):
-    tenantId: int | None = None
-    allowRegister: bool | None = None
-    registerApproval: bool | None = None
-    qrcodeEnabled: bool | None = None
-    passwordEnabled: bool | None = None
-    phoneCodeEnabled: bool | None = None
-    emailCodeEnabled: bool | None = None
-
-
 CONFIG_FIELDS = {
     "allowRegister": "allow_register",
     "registerApproval": "register_approval",

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from atrium.kernel import accounts
 from atrium.kernel.identity.service import complete_login
 from atrium.kernel.models import Membership, User
+from atrium.sdk.accounts import TenantIn
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session
 from atrium.sdk.errors import NotFound
@@ -63,9 +64,7 @@ class KernelIdentity:
             )
 
     def create_tenant(self, tenant: dict[str, Any]) -> dict[str, Any]:
-        from atrium.kernel.api.admin import TenantIn, create_tenant_with_systems
-
-        return create_tenant_with_systems(TenantIn.model_validate(tenant))
+        return self.kernel.administration.tenants.create(TenantIn.model_validate(tenant))
 
     def send_code(self, channel: str, target: str, code: str) -> None:
         self.kernel.codes.send(channel, target, code)

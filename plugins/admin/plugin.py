@@ -28,8 +28,9 @@ def atrium_plugin_info() -> PluginInfo:
 
 
 @hookimpl
-def atrium_routes() -> Router:
-    return api.router
+def atrium_routes() -> list[Router]:
+    """The console's own routes (`/api/admin`) and the administration API (`/api/base/admin`)."""
+    return api.ROUTERS
 
 
 @hookimpl

@@ -199,7 +199,7 @@ COUNT_SQL = text(
 def user_list(
     kernel: Any, http: TestClient, headers: dict[str, str], tenant_id: int, label: str, page: int = 3
 ) -> None:
-    from atrium.kernel.api.admin import user_page
+    from atrium.kernel.administration.users import user_page
     from atrium.sdk.context import unscoped
 
     keyword = "harbour"

@@ -1,8 +1,8 @@
-"""The console's own HTTP API (`/api/admin`): audit trail, failed sign-ins, tenant profiles (a new tenant
-with its profile and systems in one transaction) and the country list.
+"""The console's own routes (`/api/admin`): audit trail, failed sign-ins, tenant profiles, country list.
 
-Users, roles, menus, systems and plugin enablement are the kernel's admin API (`/api/base/admin`); its
-writes reach the audit trail through ``admin.audit`` events.
+A new tenant comes with its profile and systems in one transaction. Tenants, users, roles, menus, systems,
+settings and sign-in options are the sibling modules' routes (`/api/base/admin`), served by the kernel's
+administration service, whose writes reach the audit trail through ``admin.audit`` events.
 """
 
 from __future__ import annotations

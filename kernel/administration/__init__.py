@@ -1,0 +1,1 @@
+"""The administration service, `services().administration`: one module per concept, `facade` joins them."""
