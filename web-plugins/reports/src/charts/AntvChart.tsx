@@ -1,8 +1,34 @@
-import { useEffect, useMemo, useRef } from 'react';
-import { buildAntvOptions } from './antvOptions';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
 import { g2plotTexts, type InspectedNode } from './inspect';
 import { scheduleDraw } from './drawQueue';
+
+const NO_SIZE: { width?: number; height?: number } = {};
+
+const TEXT_DIRECTIONS = new Set(['ltr', 'rtl', 'inherit']);
+
+/**
+ * g-canvas copies every attribute of a shape onto the canvas' 2D context before drawing it. The arrows of a paged
+ * legend carry a `direction` of their own (up, down, left, right: where they point), which the context takes for
+ * its text direction: Chromium rejects each with a "not a valid enum value of type CanvasDirection" warning at
+ * every draw. The plot's context keeps the real text directions and lets the others pass by.
+ */
+export function guardTextDirection(context: CanvasRenderingContext2D | null | undefined): void {
+  if (!context || Object.prototype.hasOwnProperty.call(context, 'direction')) return;
+  const proto = Object.getPrototypeOf(context);
+  const native = proto && Object.getOwnPropertyDescriptor(proto, 'direction');
+  if (!native?.get || !native.set) return;
+  Object.defineProperty(context, 'direction', {
+    configurable: true,
+    get() {
+      return native.get!.call(this);
+    },
+    set(value: unknown) {
+      if (TEXT_DIRECTIONS.has(value as string)) native.set!.call(this, value);
+    },
+  });
+}
 
 /** A g2plot chart; the engine chunk loads with the first one. */
 export default function AntvChart({ view, data, build, onClick }: ChartProps) {
@@ -10,7 +36,10 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
   const plot = useRef<any>(null);
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
-  const built = useMemo(() => buildAntvOptions(view, data, build), [view, data, build]);
+  // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
+  const [size, setSize] = useState<{ width?: number; height?: number }>(NO_SIZE);
+  const sized = ANTV_SIZED_KINDS.has(view.type) ? size : NO_SIZE;
+  const built = useMemo(() => buildAntvOptions(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
   useEffect(() => {
     let alive = true;
@@ -25,6 +54,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
         plot.current?.destroy();
         const Plot = engine[name];
         const p = new Plot(node, { ...options, autoFit: true, animation: false });
+        guardTextDirection(p.chart?.getCanvas?.()?.get?.('context'));
         p.on('element:click', (ev: any) => {
           const d = ev?.data?.data || {};
           const rect = node.getBoundingClientRect();
@@ -60,9 +90,25 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
     };
   }, [view, built]);
 
-  useEffect(() => () => {
-    plot.current?.destroy();
-    plot.current = null;
+  useEffect(() => {
+    const node = el.current;
+    let ro: ResizeObserver | null = null;
+    if (node && typeof ResizeObserver !== 'undefined') {
+      const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
+      const measure = () => {
+        const width = step(node.clientWidth);
+        const height = step(node.clientHeight);
+        setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+      };
+      measure();
+      ro = new ResizeObserver(measure);
+      ro.observe(node);
+    }
+    return () => {
+      ro?.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
   }, []);
 
   return <div ref={el} className="rpt-chart" data-engine="antv" data-kind={view.type} data-series={built.seriesCount} style={{ width: '100%', height: '100%' }} />;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
-import { buildEchartsOption, type BuildContext } from './echartsOptions';
+import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
 import { echartsTexts, type InspectedNode } from './inspect';
 import { scheduleDraw } from './drawQueue';
 
@@ -26,9 +26,9 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   const chart = useRef<any>(null);
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
-  // the size, in steps of 20 pixels, for what scales with the card (bubbles)
+  // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
   const [size, setSize] = useState<{ width?: number; height?: number }>(NO_SIZE);
-  const sized = view.type === 'scatter' ? size : NO_SIZE;
+  const sized = SIZED_KINDS.has(view.type) ? size : NO_SIZE;
   const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
   useEffect(() => {
@@ -89,7 +89,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   useEffect(() => {
     const node = el.current;
     if (!node || typeof ResizeObserver === 'undefined') return undefined;
-    const step = (n: number) => Math.max(20, Math.round(n / 20) * 20);
+    const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
     const measure = () => {
       const width = step(node.clientWidth);
       const height = step(node.clientHeight);

@@ -4,10 +4,11 @@
  */
 import type { ChartData, ChartView, Datum } from '../model/types';
 import {
-  DEFAULTS, colorAt, datas, fontSize, formatCompact, formatDecimals, formatPercent, formatValue, isObject, labelOf, num, palette,
-  pointValue, singleValue, sizeOf, thresholdColor, tooltipOf, viewStyles, viewThreshold, type Json, type Styles, type Threshold,
+  DEFAULTS, TICK_GAP, axisFormatter, axisSteps, colorAt, datas, fontSize, formatCompact, formatDecimals, formatPercent, formatValue, isObject,
+  labelOf, niceScale, num, palette, pointValue, singleValue, sizeOf, textWidth, thresholdColor, tooltipOf, viewStyles, viewThreshold, type Json,
+  type Styles, type Threshold,
 } from './common';
-import { CATEGORY_LABEL_WIDTH, compactNumber, GAUGE_ANGLES, type BuildContext } from './echartsOptions';
+import { CATEGORY_LABEL_WIDTH, compactNumber, GAUGE_ANGLES, PIE_LABEL_MARGIN, type BuildContext } from './echartsOptions';
 
 export const ANTV_KINDS = [
   'bar', 'bar-stack', 'bar-horizontal', 'bar-stack-horizontal', 'line', 'line-stack', 'scatter', 'radar', 'gauge', 'pie',
@@ -124,13 +125,113 @@ function axisOf(conf: Json | undefined): Json | false {
   return out;
 }
 
-/** A value axis: as axisOf, with units (12.5M, 1250万) in the quota's format. */
-function valueAxis(conf: Json | undefined, c?: Ctx): Json | false {
+/** The kinds whose options depend on the chart's size: value axes get as many ticks as they have room for, bubbles
+ * keep clear of the axes. */
+export const ANTV_SIZED_KINDS: ReadonlySet<string> = new Set([
+  'bar', 'bar-stack', 'bar-horizontal', 'bar-stack-horizontal', 'line', 'line-stack', 'scatter', 'waterfall',
+]);
+
+/** The values a value axis must show, from 0: every record, or the sums of the stacks (by x label). */
+export function recordExtent(rs: Datum[], stacked: boolean): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  const pos = new Map<string, number>();
+  const neg = new Map<string, number>();
+  for (const r of rs) {
+    const v = Number(r.value);
+    if (!Number.isFinite(v)) continue;
+    if (!stacked) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+      continue;
+    }
+    const k = String(r.field);
+    const sums = v > 0 ? pos : neg;
+    const sum = (sums.get(k) ?? 0) + v;
+    sums.set(k, sum);
+    lo = Math.min(lo, sum);
+    hi = Math.max(hi, sum);
+  }
+  return [lo, hi];
+}
+
+function paddingOf(p: unknown): [number, number, number, number] {
+  if (Array.isArray(p)) {
+    const [t = 0, r = t, b = t, l = r] = p.map(Number);
+    return [t, r, b, l];
+  }
+  const n = Number(p) || 0;
+  return [n, n, n, n];
+}
+
+/**
+ * The room (pixels) of a plot, never more than it gets: the card less the padding, the legend, the category labels
+ * and the value labels. Unknown until the chart's size is.
+ */
+function plotRoom(c: Ctx, options: Json, horizontal: boolean, valueLabels: string[]): { height: number; width: number } | undefined {
+  const { width, height } = c.build;
+  if (!width || !height) return undefined;
+  const [pt, pr, pb, pl] = paddingOf(options.appendPadding);
+  const legend = options.legend ? String(options.legend.position || 'bottom') : '';
+  const across = legend.startsWith('top') || legend.startsWith('bottom') ? 40 : 0;
+  const beside = legend === 'left' || legend === 'right' ? 110 : 0;
+  const catConf = isObject(c.s.style.xAxis) ? c.s.style.xAxis : {};
+  const catLabel = isObject(catConf.axisLabel) ? catConf.axisLabel : {};
+  const font = fontSize(catLabel.fontSize, 12);
+  const shown = catConf.show !== false && catLabel.show !== false;
+  const names = Array.from(new Set(records(c.data).map((r) => String(r.field ?? ''))));
+  const longest = Math.min(CATEGORY_LABEL_WIDTH, Math.max(0, ...names.map((x) => textWidth(x, font))));
+  const valueWidth = Math.max(0, ...valueLabels.map((x) => textWidth(x, 12)));
+  if (!horizontal) {
+    const rotate = (Math.abs(num(catLabel.rotate, 0)) * Math.PI) / 180;
+    const under = shown ? (rotate ? Math.sin(rotate) * longest + font : font) + 14 : 0;
+    return { height: height - pt - pb - across - under - 8, width: width - pl - pr - beside - valueWidth - 16 };
+  }
+  return { height: height - pt - pb - across - 12 - 14 - 8, width: width - pl - pr - beside - (shown ? longest + 12 : 0) - valueWidth / 2 - 8 };
+}
+
+/**
+ * A value axis: as axisOf, its ticks apart and in one format. Once the room is known as many nice steps as it has
+ * space for (a tick every TICK_GAP pixels at least when upright, a label's width and a gap across), its bounds and
+ * step set; every tick in one number format chosen from the axis' largest bound (12.5M, 1250万; or 9,000 in full).
+ * The editor's own bounds (axisValue.auto false) are kept. `fits` widens the range for an axis of a given span.
+ */
+function valueAxis(
+  conf: Json | undefined,
+  c: Ctx,
+  extent: [number, number] = [0, 0],
+  room?: number,
+  vertical = true,
+  opts: { integer?: boolean; fits?: (span: number) => { lo: number; hi: number } } = {},
+): Json | false {
   const a = axisOf(conf);
   if (!a) return a;
-  const vf = c?.data.series[0]?.property?.valueFormat;
-  if (a.label !== null) a.label = { ...(a.label || {}), formatter: (v: string) => compactNumber(Number(v), c?.locale, vf) };
+  const vf = c.data.series[0]?.property?.valueFormat;
+  const fixed = a.min !== undefined || a.max !== undefined;
+  let step: number | undefined;
+  let top = Math.max(Math.abs(extent[0]), Math.abs(extent[1]));
+  if (!fixed && room !== undefined) {
+    const rough = axisFormatter(top, undefined, vf, c.locale);
+    const gap = vertical ? TICK_GAP : Math.max(40, Math.max(...extent.map((v) => textWidth(rough(v), 12))) + 20);
+    const scale = niceScale(extent[0], extent[1], axisSteps(Math.max(0, room), gap), opts);
+    Object.assign(a, { min: scale.min, max: scale.max, tickInterval: scale.interval, nice: false });
+    step = scale.interval;
+    top = Math.max(Math.abs(scale.min), Math.abs(scale.max));
+  } else if (fixed) {
+    top = Math.max(Math.abs(Number(a.min ?? extent[0]) || 0), Math.abs(Number(a.max ?? extent[1]) || 0));
+  }
+  const f = axisFormatter(top, step, vf, c.locale);
+  if (a.label !== null) a.label = { ...(a.label || {}), formatter: (v: string) => f(Number(v)) };
   return a;
+}
+
+/** A value axis over `extent` (records from 0, or the stacks), fitted to the plot's room once known. */
+function fittedAxis(c: Ctx, options: Json, conf: Json | undefined, extent: [number, number], horizontal: boolean, rs: Datum[]): Json | false {
+  const vf = c.data.series[0]?.property?.valueFormat;
+  const rough = axisFormatter(Math.max(Math.abs(extent[0]), Math.abs(extent[1])), undefined, vf, c.locale);
+  const room = plotRoom(c, options, horizontal, [rough(extent[0]), rough(extent[1])]);
+  const integer = rs.every((r) => Number.isInteger(Number(r.value)));
+  return valueAxis(conf, c, extent, horizontal ? room?.width : room?.height, !horizontal, { integer });
 }
 
 /** The first quota's numbers in full (tooltips). */
@@ -167,9 +268,10 @@ function column(c: Ctx, opts: { stack?: boolean; horizontal?: boolean }): AntvRe
     legend: multi ? legendOf(c.s) : false,
     tooltip: tooltipOfPlot(c.s, fmt(c)),
     label: labelFor(c.s, opts.stack ? 'middle' : undefined, short(c)),
-    xAxis: opts.horizontal ? valueAxis(c.s.style.yAxis, c) : axisOf(c.s.style.xAxis),
-    yAxis: opts.horizontal ? axisOf(c.s.style.xAxis) : valueAxis(c.s.style.yAxis, c),
   };
+  const value = fittedAxis(c, options, c.s.style.yAxis, recordExtent(rs, !!opts.stack), !!opts.horizontal, rs);
+  options.xAxis = opts.horizontal ? value : axisOf(c.s.style.xAxis);
+  options.yAxis = opts.horizontal ? axisOf(c.s.style.xAxis) : value;
   const width = size.barDefault === false && size.barWidth ? num(size.barWidth, DEFAULTS.barWidth) : DEFAULTS.barWidth;
   if (opts.horizontal) options.maxBarWidth = width;
   else options.maxColumnWidth = width;
@@ -194,11 +296,11 @@ function line(c: Ctx, stack: boolean): AntvResult {
     tooltip: tooltipOfPlot(c.s, fmt(c)),
     label: labelFor(c.s, undefined, short(c)),
     xAxis: axisOf(c.s.style.xAxis),
-    yAxis: valueAxis(c.s.style.yAxis, c),
   };
   if (stack) options.areaStyle = { fillOpacity: 0.6 };
   // the first and last x labels sit on the plot's edges: room for half of each
   options.appendPadding = [4, 20, 0, 4];
+  options.yAxis = fittedAxis(c, options, c.s.style.yAxis, recordExtent(rs, stack), false, rs);
   return { plot: stack ? 'Area' : 'Line', options, seriesCount: Math.max(1, cats.length) };
 }
 
@@ -221,11 +323,42 @@ function scatter(c: Ctx): AntvResult {
     legend: cats.length > 1 ? legendOf(c.s) : false,
     tooltip: tooltipOfPlot(c.s, fmt(c)),
     label: labelFor(c.s, undefined, short(c)),
-    xAxis: { type: 'cat', ...(axisOf(c.s.style.xAxis) || {}) },
-    yAxis: { ...(valueAxis(c.s.style.yAxis, c) || {}), nice: true },
-    // the largest bubble (its size is a radius) keeps inside the card
-    appendPadding: bubble ? DEFAULTS.symbolRange[1] : symbol,
+    appendPadding: 4,
   };
+  const values = rs.map((r) => Number(r.value)).filter(Number.isFinite);
+  const extent: [number, number] = values.length ? [Math.min(...values), Math.max(...values)] : [0, 1];
+  const vf = c.data.series[0]?.property?.valueFormat;
+  const rough = axisFormatter(Math.max(Math.abs(extent[0]), Math.abs(extent[1])), undefined, vf, c.locale);
+  const room = plotRoom(c, options, false, [rough(extent[0]), rough(extent[1])]);
+  // a point's size is its radius: bubbles from 5 to 30 (spec 9), a sixth of the plot's height at most once its size
+  // is known: the size scale then reaches past the largest value, one scale for all
+  const [least, most] = DEFAULTS.symbolRange;
+  let radius = bubble ? most : symbol;
+  if (room && room.height > 0) radius = Math.max(least, Math.min(radius, room.height / 6));
+  if (bubble) {
+    const pops = rs.map((r) => Math.abs(Number(r.popSize))).filter(Number.isFinite);
+    const top = Math.max(1, ...pops);
+    const share = (radius - least) / (most - least);
+    options.meta = { popSize: { min: 0, max: share > 0 ? top / share : top * 1e6, nice: false } };
+  } else {
+    options.size = radius;
+  }
+  // the largest radius and a pixel keep clear of both axes: the value axis leaves it above and below every point,
+  // the first and last categories sit that far in from the plot's sides
+  radius += 1;
+  const xConf = axisOf(c.s.style.xAxis);
+  const x: Json = { type: 'cat', ...(xConf || {}) };
+  const names = Array.from(new Set(rs.map((r) => String(r.field ?? ''))));
+  if (room && room.width > 0) {
+    const inset = Math.min(0.5, Math.max(1 / (2 * Math.max(1, names.length)), radius / room.width));
+    x.range = [inset, 1 - inset];
+  }
+  options.xAxis = xConf === false ? false : x;
+  // the value axis from 0 (or below), its ticks in the height between those two radii, which it leaves free
+  const bounds: [number, number] = [Math.min(0, extent[0]), Math.max(0, extent[1])];
+  const y = valueAxis(c.s.style.yAxis, c, bounds, room ? room.height - 2 * radius : undefined, true);
+  if (y && room && room.height > 2 * radius) y.range = [radius / room.height, 1 - radius / room.height];
+  options.yAxis = y;
   return { plot: 'Scatter', options, seriesCount: Math.max(1, cats.length) };
 }
 
@@ -333,7 +466,11 @@ function pieLabel(c: Ctx, rs: Datum[], rose: boolean): Json {
   return {
     type: rose ? undefined : 'outer',
     offset: rose ? undefined : 12,
+    // upright: a rose's labels turned along their petals take more room than they show
+    autoRotate: false,
     style: { fontSize: fontSize(label.fontSize, 10) },
+    // hide-overlap measures each label with this padding: two labels closer than PIE_LABEL_MARGIN count as touching
+    background: { padding: PIE_LABEL_MARGIN / 2 },
     content: (d: Json) => `${ellipsis(String(d.field ?? ''))}\n${sh(Number(d.value))} (${formatPercent(Math.abs(Number(d.value) || 0) / total, 1, c.locale)})`,
     // the pie plot puts its own outer layout first
     layout: [{ type: 'limit-in-plot', cfg: { action: 'ellipsis' } }, { type: 'hide-overlap' }],
@@ -416,25 +553,25 @@ function liquid(c: Ctx): AntvResult {
 function waterfall(c: Ctx): AntvResult {
   const rs = records(c.data).filter((r) => r.category === (c.data.series[0]?.name ?? r.category));
   const size = sizeOf(c.s.attr);
-  return {
-    plot: 'Waterfall',
-    options: {
-      data: rs,
-      xField: 'field',
-      yField: 'value',
-      risingFill: c.colors[0],
-      fallingFill: c.colors[3 % c.colors.length],
-      total: { label: '∑', style: { fill: c.colors[2 % c.colors.length] } },
-      columnWidthRatio: 0.6,
-      maxColumnWidth: size.barDefault === false && size.barWidth ? num(size.barWidth, DEFAULTS.barWidth) : DEFAULTS.barWidth,
-      legend: false,
-      tooltip: tooltipOfPlot(c.s, fmt(c)),
-      label: labelFor(c.s, undefined, short(c)),
-      xAxis: axisOf(c.s.style.xAxis),
-      yAxis: valueAxis(c.s.style.yAxis, c),
-    },
-    seriesCount: 1,
+  const options: Json = {
+    data: rs,
+    xField: 'field',
+    yField: 'value',
+    risingFill: c.colors[0],
+    fallingFill: c.colors[3 % c.colors.length],
+    total: { label: '∑', style: { fill: c.colors[2 % c.colors.length] } },
+    columnWidthRatio: 0.6,
+    maxColumnWidth: size.barDefault === false && size.barWidth ? num(size.barWidth, DEFAULTS.barWidth) : DEFAULTS.barWidth,
+    legend: false,
+    tooltip: tooltipOfPlot(c.s, fmt(c)),
+    label: labelFor(c.s, undefined, short(c)),
+    xAxis: axisOf(c.s.style.xAxis),
   };
+  // the value axis from 0 over every running total (the last column is the total itself)
+  let run = 0;
+  const runs = rs.map((r) => (run += Number(r.value) || 0));
+  options.yAxis = fittedAxis(c, options, c.s.style.yAxis, [Math.min(0, ...runs), Math.max(0, ...runs)], false, rs);
+  return { plot: 'Waterfall', options, seriesCount: 1 };
 }
 
 function wordCloud(c: Ctx): AntvResult {

@@ -197,6 +197,138 @@ export function formatCompact(value: unknown, format?: ValueFormat | null, local
   return numberFormat(locale, { notation: 'compact', minimumFractionDigits: axis ? 0 : Math.min(max, digits ?? 0), maximumFractionDigits: max }).format(n);
 }
 
+/** How a locale writes one of each of its compact units ("1K", "1M"; "1万", "1亿"; "1 E"), smallest first. */
+const UNITS = new Map<string, { size: number; one: string }[]>();
+
+function compactUnits(locale?: string): { size: number; one: string }[] {
+  const tag = intlLocale(locale);
+  let units = UNITS.get(tag);
+  if (!units) {
+    units = [];
+    const f = numberFormat(locale, { notation: 'compact', maximumFractionDigits: 0 });
+    for (let e = 3; e <= 15; e++) {
+      const one = f.format(10 ** e);
+      // a unit of its own is written as a lone 1 and the unit (10K or 1000 are not)
+      if (/^1\D/.test(one) || /\D1$/.test(one)) units.push({ size: 10 ** e, one });
+    }
+    UNITS.set(tag, units);
+  }
+  return units;
+}
+
+/** The decimals a step needs (0.25 needs 2, 5000 none), at most `cap`. */
+export function stepDecimals(step: number, cap = 2): number {
+  if (!Number.isFinite(step) || step <= 0) return 0;
+  for (let d = 0; d < cap; d++) if (Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6 * 10 ** d) return d;
+  return cap;
+}
+
+/**
+ * How a value axis writes its ticks: one format for all of them, chosen from the largest (`max`, the axis' bound
+ * farthest from 0). From 10,000 on every tick is written in that number's unit (0.5万 1万 1.5万, 6K 12K 18K), below
+ * it every tick in full with separators (3,000 6,000 9,000); the decimals are those of the step (the tick interval,
+ * when known). A percent format keeps percent.
+ */
+export function axisFormatter(max: number, step: number | undefined, format?: ValueFormat | null, locale?: string): (v: unknown) => string {
+  if (format?.formatType === 'percent') return (v) => formatCompact(v, format, locale, true);
+  const top = Math.abs(max);
+  const unit = top >= COMPACT_FROM ? compactUnits(locale).filter((u) => u.size <= top).pop() : undefined;
+  const size = unit?.size ?? 1;
+  const digits = step ? stepDecimals(step / size) : 2;
+  const full = numberFormat(locale, { maximumFractionDigits: digits });
+  // a number of units is written as Intl writes compact numbers: without separators (5000万)
+  const units = numberFormat(locale, { maximumFractionDigits: digits, useGrouping: false });
+  return (v) => {
+    const n = toFinite(v);
+    if (n === null) return '';
+    if (n === 0 || !unit) return full.format(n);
+    return unit.one.replace('1', units.format(n / size));
+  };
+}
+
+/** A value axis' bounds and step: `min` and `max` multiples of `interval`. */
+export interface AxisScale {
+  min: number;
+  max: number;
+  interval: number;
+}
+
+/** The steps an axis may take: 1, 2, 2.5 and 5 times a power of ten. */
+const NICE = [1, 2, 2.5, 5];
+
+function roundTo(n: number, step: number): number {
+  const d = Math.max(0, -Math.floor(Math.log10(step)) + 2);
+  return Number(n.toFixed(Math.min(20, d)));
+}
+
+/**
+ * The axis from `lo` to `hi` in at most `maxSteps` nice steps (the fewest pixels a tick may have decide how many):
+ * the smallest nice step that covers the range. `fits(span)` may widen the range for an axis spanning `span`
+ * (bubbles keep their radius clear of the axis); `integer` keeps whole steps (counts).
+ */
+export function niceScale(lo: number, hi: number, maxSteps: number, opts: { integer?: boolean; fits?: (span: number) => { lo: number; hi: number } } = {}): AxisScale {
+  let a = Math.min(lo, hi);
+  let b = Math.max(lo, hi);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return { min: 0, max: 1, interval: 1 };
+  if (a === b) {
+    const pad = a === 0 ? 1 : Math.abs(a) / 2;
+    a = a >= 0 && a - pad < 0 ? 0 : a - pad;
+    b += pad;
+  }
+  // a range across 0 needs two steps at least (0 is always a tick); the steps asked for first, then one more
+  const fewest = Math.max(1, Math.floor(maxSteps));
+  for (let steps = fewest; steps <= fewest + 2; steps++) {
+    let exp = Math.floor(Math.log10((b - a) / steps)) - 1;
+    for (let guard = 0; guard < 12; guard++, exp++) {
+      for (const m of NICE) {
+        const step = m * 10 ** exp;
+        if (opts.integer && !Number.isInteger(step)) continue;
+        for (let n = 1; n <= steps; n++) {
+          const need = opts.fits ? opts.fits(n * step) : { lo: a, hi: b };
+          const min = roundTo(Math.floor(Math.min(need.lo, a) / step) * step, step);
+          const max = roundTo(min + n * step, step);
+          if (max >= Math.max(need.hi, b) - 1e-9 * (b - a)) return { min, max, interval: step };
+        }
+      }
+    }
+  }
+  return { min: a, max: b, interval: b - a };
+}
+
+/** How many steps an axis of `px` pixels has room for, each at least `gap` pixels (5 at most). */
+export function axisSteps(px: number, gap: number): number {
+  return Math.max(1, Math.min(5, Math.floor(px / gap)));
+}
+
+/** About the pixels a text takes at a font size (CJK characters are wider than digits and Latin letters). */
+export function textWidth(text: string, font: number): number {
+  let w = 0;
+  for (const ch of text) w += /[\u2E80-\uFFEF]/.test(ch) ? font : font * 0.62;
+  return w;
+}
+
+/** The least room a value axis' tick has: labels on a vertical axis are never closer than this. */
+export const TICK_GAP = 24;
+
+/** The decimals of a number as it is shown (auto format: 2 at most). */
+export function shownDecimals(value: unknown, cap = 2): number {
+  const n = toFinite(value);
+  if (n === null || Number.isInteger(n)) return 0;
+  const text = n.toFixed(cap).replace(/0+$/, '');
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+/**
+ * The one format of a column (or a series) of numbers: the field's own when it has one, otherwise every number
+ * with as many decimals as the most precise of them needs (2 at most), so 389,843.07 and 12,413,604.00 line up.
+ */
+export function columnFormat(values: unknown[], format?: ValueFormat | null): ValueFormat | null | undefined {
+  if (formatDecimals(format) !== undefined) return format;
+  const decimals = values.reduce<number>((d, v) => Math.max(d, shownDecimals(v)), 0);
+  return { ...(format || {}), formatType: 'number', decimalNumber: decimals, thousandSeparator: format?.thousandSeparator !== false };
+}
+
 /** A ratio (0.561) as a percentage (56.1%) with the given decimals at most, or exactly (`fixed`). */
 export function formatPercent(ratio: number | null, decimals = 2, locale?: string, fixed = false): string {
   if (ratio === null || !Number.isFinite(ratio)) return '-';

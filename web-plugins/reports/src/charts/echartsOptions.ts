@@ -4,9 +4,9 @@
  */
 import type { ChartData, ChartView, Point, Series } from '../model/types';
 import {
-  DEFAULTS, colorAt, datas, fontSize, formatCompact, formatDecimals, formatPercent, formatValue, isObject, labelOf, num, palette,
-  pointValue, singleValue, sizeOf, thresholdColor, tooltipOf, viewStyles, viewThreshold, withAlpha, type Json, type Styles,
-  type Threshold,
+  DEFAULTS, TICK_GAP, axisFormatter, axisSteps, colorAt, datas, fontSize, formatCompact, formatDecimals, formatPercent, formatValue, isObject,
+  labelOf, niceScale, num, palette, pointValue, singleValue, sizeOf, textWidth, thresholdColor, tooltipOf, viewStyles, viewThreshold,
+  withAlpha, type AxisScale, type Json, type Styles, type Threshold,
 } from './common';
 import type { ValueFormat } from '../model/types';
 
@@ -163,6 +163,115 @@ function axisFormat(c: Ctx, axis: 'yaxis' | 'yaxisExt' = 'yaxis'): ValueFormat |
   return s?.property?.valueFormat;
 }
 
+/** The kinds whose option depends on the chart's size: value axes get as many ticks as they have room for, bubbles
+ * keep clear of the axes. */
+export const SIZED_KINDS: ReadonlySet<string> = new Set([
+  'bar', 'bar-stack', 'bar-horizontal', 'bar-stack-horizontal', 'bar-contrast', 'line', 'line-stack', 'scatter', 'chart-mix',
+]);
+
+/** The values a value axis must show, from 0: every point, or the sums of the stacks. */
+export function valueExtent(series: Series[], stacked: boolean): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  const n = Math.max(0, ...series.map((s) => s.data.length));
+  for (let i = 0; i < n; i++) {
+    let pos = 0;
+    let neg = 0;
+    for (const s of series) {
+      const v = pointValue(s.data[i]);
+      if (v === null) continue;
+      if (stacked) {
+        if (v > 0) pos += v;
+        else neg += v;
+      } else {
+        hi = Math.max(hi, v);
+        lo = Math.min(lo, v);
+      }
+    }
+    hi = Math.max(hi, pos);
+    lo = Math.min(lo, neg);
+  }
+  return [lo, hi];
+}
+
+/** Whether every value of the series is a whole number (counts): their axis keeps whole steps. */
+function wholeNumbers(series: Series[]): boolean {
+  return series.every((s) => s.data.every((p) => {
+    const v = pointValue(p);
+    return v === null || Number.isInteger(v);
+  }));
+}
+
+/**
+ * The room (pixels) of a cartesian chart's plot, never more than it gets: its height under the grid's margins, the
+ * category labels and the legend; its width beside the value labels (`valueLabels`, the widest tick text) or the
+ * category labels (horizontal charts). Unknown until the chart's size is.
+ */
+function plotRoom(c: Ctx, grid: Json, catAxis: Json, horizontal: boolean, valueLabels: string[]): { height: number; width: number } | undefined {
+  const { width, height } = c.build;
+  if (!width || !height) return undefined;
+  const label = isObject(catAxis.axisLabel) ? catAxis.axisLabel : {};
+  const font = fontSize(label.fontSize, 12);
+  const shown = catAxis.show !== false && label.show !== false;
+  const rotate = (Math.abs(num(label.rotate, 0)) * Math.PI) / 180;
+  const names = Array.isArray(catAxis.data) ? catAxis.data.map(String) : [];
+  const longest = Math.min(CATEGORY_LABEL_WIDTH, Math.max(0, ...names.map((x) => textWidth(x, font))));
+  const valueFont = 12;
+  const valueWidth = Math.max(0, ...valueLabels.map((x) => textWidth(x, valueFont)));
+  const margins = { left: num(grid.left, 0), right: num(grid.right, 0), top: num(grid.top, 0), bottom: num(grid.bottom, 0) };
+  if (!horizontal) {
+    const under = shown ? (rotate ? Math.sin(rotate) * longest + Math.cos(rotate) * font : font) + 8 : 0;
+    return {
+      height: height - margins.top - margins.bottom - under - (catAxis.name ? font + 12 : 0) - 6,
+      width: width - margins.left - margins.right - valueWidth - 12,
+    };
+  }
+  return {
+    height: height - margins.top - margins.bottom - valueFont - 16,
+    width: width - margins.left - margins.right - (shown ? longest + 10 : 0) - valueWidth / 2 - 8,
+  };
+}
+
+/**
+ * A value axis whose labels keep apart and share one format: as many nice steps as its room has space for (a tick
+ * every TICK_GAP pixels at least when upright, a label's width and a gap across), its bounds and step set; one
+ * number format for every tick, chosen from the axis' largest bound (axisFormatter). The editor's own bounds
+ * (axisValue.auto false) are kept. `fits` widens the range for an axis of a given span (bubbles); `abs` writes
+ * negative ticks as positive ones (the contrast bars).
+ */
+function fitValueAxis(
+  axis: Json,
+  conf: Json | undefined,
+  extent: [number, number],
+  room: number | undefined,
+  vertical: boolean,
+  c: Ctx,
+  format: ValueFormat | null | undefined,
+  opts: { integer?: boolean; fits?: (span: number) => { lo: number; hi: number }; abs?: boolean } = {},
+): Json {
+  const a = isObject(conf) ? conf : {};
+  const fixed = isObject(a.axisValue) && a.axisValue.auto === false;
+  let scale: AxisScale | undefined;
+  if (!fixed && room !== undefined) {
+    const rough = axisFormatter(Math.max(Math.abs(extent[0]), Math.abs(extent[1])), undefined, format, c.locale);
+    const widest = Math.max(...extent.map((v) => textWidth(rough(opts.abs ? Math.abs(v) : v), 12)));
+    const gap = vertical ? TICK_GAP : Math.max(40, widest + 20);
+    scale = niceScale(extent[0], extent[1], axisSteps(Math.max(0, room), gap), opts);
+    Object.assign(axis, scale);
+  }
+  const lo = scale ? scale.min : fixed && Number.isFinite(axis.min) ? axis.min : extent[0];
+  const hi = scale ? scale.max : fixed && Number.isFinite(axis.max) ? axis.max : extent[1];
+  const f = axisFormatter(Math.max(Math.abs(lo), Math.abs(hi)), scale?.interval ?? (Number(axis.interval) || undefined), format, c.locale);
+  axis.axisLabel = { ...(axis.axisLabel || {}), formatter: opts.abs ? (v: number) => f(Math.abs(v)) : f };
+  return axis;
+}
+
+/** The widest texts a value axis over `extent` may show (for the room beside it). */
+function extentLabels(extent: [number, number], c: Ctx, format: ValueFormat | null | undefined): string[] {
+  const f = axisFormatter(Math.max(Math.abs(extent[0]), Math.abs(extent[1])), undefined, format, c.locale);
+  return extent.map((v) => f(v)).concat(f(extent[1] / 3));
+}
+
 /** A data item that keeps what a click needs; coloured by the threshold when a rule matches. */
 function item(p: Point | null, threshold: Threshold, extra: Json = {}): Json | null {
   if (!p) return { value: null, ...extra };
@@ -202,6 +311,9 @@ function barChart(c: Ctx, opts: { stack?: boolean; horizontal?: boolean }): Json
   option.xAxis = opts.horizontal ? val : cat;
   option.yAxis = opts.horizontal ? { ...cat, inverse: true } : val;
   option.grid = gridFor(option.legend);
+  const extent = valueExtent(data.series, !!opts.stack);
+  const room = plotRoom(c, option.grid, cat, !!opts.horizontal, extentLabels(extent, c, axisFormat(c)));
+  fitValueAxis(val, c.s.style.yAxis, extent, opts.horizontal ? room?.width : room?.height, !opts.horizontal, c, axisFormat(c), { integer: wholeNumbers(data.series) });
   option.series = data.series.map((s) => ({
     type: 'bar',
     name: s.name,
@@ -223,7 +335,11 @@ function barContrast(c: Ctx): Json {
   const yCat = axisOption(c.s.style.xAxis, 'category', data.x, c.locale);
   option.yAxis = { ...yCat, inverse: true };
   const xv = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
-  option.xAxis = { ...xv, axisLabel: { ...xv.axisLabel, formatter: (v: number) => compactNumber(Math.abs(v), c.locale, axisFormat(c)) } };
+  // the left bars are drawn below 0: the axis from minus the left's largest to the right's largest
+  const sides = [left, right].filter(Boolean).map((s) => valueExtent([s!], false)[1]);
+  const extent: [number, number] = [-(sides[0] ?? 0), sides[1] ?? 0];
+  const room = plotRoom(c, option.grid, yCat, true, extentLabels(extent, c, axisFormat(c)));
+  option.xAxis = fitValueAxis(xv, c.s.style.yAxis, extent, room?.width, false, c, axisFormat(c), { integer: wholeNumbers(data.series), abs: true });
   const abs = (s: Series | undefined) => (p: { value: unknown; data?: { value?: unknown } }) => shortOf(s, c.locale)(Math.abs(toNumber(p.data?.value ?? p.value) ?? 0));
   option.tooltip = { ...tooltipOption(c.s, 'axis'), valueFormatter: (v: unknown) => fmtOf(left, c.locale)(Math.abs(toNumber(v) ?? 0)) };
   option.series = [left, right].filter(Boolean).map((s, i) => ({
@@ -250,6 +366,9 @@ function lineChart(c: Ctx, stack: boolean): Json {
   option.xAxis = { ...axisOption(c.s.style.xAxis, 'category', data.x, c.locale), boundaryGap: false };
   option.yAxis = axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c));
   option.grid = gridFor(option.legend);
+  const extent = valueExtent(data.series, stack);
+  const room = plotRoom(c, option.grid, option.xAxis, false, extentLabels(extent, c, axisFormat(c)));
+  fitValueAxis(option.yAxis, c.s.style.yAxis, extent, room?.height, true, c, axisFormat(c), { integer: wholeNumbers(data.series) });
   option.tooltip = tooltipOption(c.s, 'axis', tipValues(c));
   if (option.tooltip.axisPointer) option.tooltip.axisPointer = { type: 'line' };
   option.series = data.series.map((s, i) => ({
@@ -280,6 +399,15 @@ function nameValueItems(c: Ctx): Json[] {
   return out;
 }
 
+/** The box a pie series lays itself and its labels out in: the card less a horizontal legend's strip. */
+function pieBox(legend: Json): Json {
+  const strip = legend.show && legend.orient !== 'vertical' ? 24 : 0;
+  return { left: 0, right: 0, top: legend.top !== undefined && legend.top !== 'middle' ? strip : 0, bottom: legend.bottom !== undefined ? strip : 0 };
+}
+
+/** The least room between two pie labels (pixels). */
+export const PIE_LABEL_MARGIN = 8;
+
 function pieChart(c: Ctx, rose: boolean): Json {
   const size = sizeOf(c.s.attr);
   const items = nameValueItems(c);
@@ -294,9 +422,12 @@ function pieChart(c: Ctx, rose: boolean): Json {
     type: 'pie',
     name: s?.name ?? '',
     radius: [`${inner}%`, `${outer}%`],
-    center: ['50%', option.legend.show && option.legend.bottom !== undefined ? '46%' : '50%'],
+    // the pie and its labels in the card less the legend's strip: a label pushed down never lands on the legend
+    ...pieBox(option.legend),
+    center: ['50%', '50%'],
     roseType: rose ? size.pieRoseType || 'radius' : undefined,
-    // labels move apart; any that would still touch another are hidden, none leaves the card
+    // labels move apart, a few pixels between any two (minMargin); any that would still come closer are hidden,
+    // none leaves the card
     avoidLabelOverlap: true,
     labelLayout: { hideOverlap: true },
     itemStyle: rose ? { borderRadius: num(size.pieRoseRadius, 5) } : undefined,
@@ -307,7 +438,7 @@ function pieChart(c: Ctx, rose: boolean): Json {
       color: label.color,
       overflow: 'truncate',
       ellipsis: '…',
-      minMargin: 2,
+      minMargin: PIE_LABEL_MARGIN,
       alignTo: 'labelLine',
       bleedMargin: 4,
       formatter: (p: { name: string; value: number; percent: number }) =>
@@ -474,9 +605,23 @@ function scatterChart(c: Ctx): Json {
   const bubble = new Map<string, number>();
   for (const d of datas(data)) if (d.popSize !== undefined && d.popSize !== null) bubble.set(`${d.category}\u0000${d.field}`, Number(d.popSize));
   const maxBubble = Math.max(1, ...Array.from(bubble.values()).map((v) => Math.abs(v)));
-  const room = Math.min(c.build.height || Infinity, c.build.width || Infinity) / 3;
-  const scale = Math.max(DEFAULTS.symbolRange[0], Math.min(c.build.mobile ? DEFAULTS.bubbleMobile : DEFAULTS.bubbleDesktop, Math.round(room)));
-  const fixed = Math.min(DEFAULTS.symbolRange[1], Math.max(DEFAULTS.symbolRange[0], num(size.scatterSymbolSize, DEFAULTS.symbolSize)));
+  const values = data.series.flatMap((s) => s.data.map(pointValue)).filter((v): v is number => v !== null);
+  const extent: [number, number] = values.length ? [Math.min(...values), Math.max(...values)] : [0, 1];
+  const room = plotRoom(c, option.grid, option.xAxis, false, extentLabels(extent, c, axisFormat(c)));
+  // bubbles at most 80 pixels across (30 on a phone) and a third of the card; once the plot's size is known, a third
+  // of its height at most, and the first and last categories' bubbles no wider than their category, so that none
+  // crosses the y axis (one scale for all: a bubble's size still says how large its value is)
+  let scale = Math.min(c.build.mobile ? DEFAULTS.bubbleMobile : DEFAULTS.bubbleDesktop, Math.round(Math.min(c.build.height || Infinity, c.build.width || Infinity) / 3));
+  let fixed = Math.min(DEFAULTS.symbolRange[1], Math.max(DEFAULTS.symbolRange[0], num(size.scatterSymbolSize, DEFAULTS.symbolSize)));
+  if (room) {
+    const band = room.width / Math.max(1, data.x.length) - 2;
+    scale = Math.min(scale, room.height / 3);
+    fixed = Math.max(DEFAULTS.symbolRange[0], Math.min(fixed, band, room.height / 3));
+    const last = data.x.length - 1;
+    const edge = Math.max(0, ...data.series.flatMap((s) => [0, last].map((i) => Math.abs(bubble.get(`${s.name}\u0000${data.x[i]}`) ?? 0))));
+    if (hasBubble && edge > 0) scale = Math.min(scale, (band * maxBubble) / edge);
+  }
+  scale = Math.max(DEFAULTS.symbolRange[0], scale);
   option.series = data.series.map((s) => ({
     type: 'scatter',
     name: s.name,
@@ -493,10 +638,35 @@ function scatterChart(c: Ctx): Json {
       return it;
     }),
   }));
-  // the largest bubble keeps inside the card: the plot area gives way by its radius
-  const biggest = Math.max(0, ...option.series.flatMap((x: Json) => x.data.map((d: Json | null) => Number(d?.symbolSize) || 0)));
-  const pad = Math.ceil(biggest / 2);
-  option.grid = { ...option.grid, left: Math.max(option.grid.left, pad), right: Math.max(option.grid.right, pad), top: option.grid.top + pad, bottom: option.grid.bottom };
+  // no bubble crosses an axis line or leaves the plot at the top. The value axis stays nice and keeps the x axis'
+  // line at the plot's bottom (not at 0). Above, it reaches a bubble's radius past the highest; below, values from
+  // 0 keep 0 as their bound and the x axis moves down by what the lowest bubbles reach under it, while values
+  // below 0 get the same room as the top. Its ticks are counted in the height left once the x axis has moved.
+  const points: [number, number][] = option.series.flatMap((x: Json) =>
+    x.data.filter((d: Json | null) => d && d.value[1] !== null && Number.isFinite(Number(d.value[1]))).map((d: Json) => [Number(d.value[1]), Number(d.symbolSize) / 2 + 1]),
+  );
+  const positive = extent[0] >= 0;
+  const reach = Math.max(0, ...points.map(([, r]) => r));
+  const height = room ? room.height - (positive ? reach : 0) : undefined;
+  const fits = height && height > 0 && points.length
+    ? (span: number) => ({
+        lo: positive ? 0 : Math.min(...points.map(([v, r]) => v - (r * span) / height)),
+        hi: Math.max(...points.map(([v, r]) => v + (r * span) / height)),
+      })
+    : undefined;
+  fitValueAxis(option.yAxis, c.s.style.yAxis, positive ? [0, extent[1]] : extent, height, true, c, axisFormat(c), { fits });
+  option.xAxis.axisLine = { ...(option.xAxis.axisLine || {}), onZero: false };
+  if (height && height > 0 && positive && Number.isFinite(option.yAxis.min) && option.yAxis.max > option.yAxis.min) {
+    const { min, max } = option.yAxis;
+    const below = Math.max(0, ...points.map(([v, r]) => r - ((v - min) * height) / (max - min)));
+    if (below > 0) option.xAxis.offset = Math.ceil(below);
+  }
+  if (!room) {
+    // the size not known yet: the plot area gives way by the largest bubble's radius
+    const biggest = Math.max(0, ...option.series.flatMap((x: Json) => x.data.map((d: Json | null) => Number(d?.symbolSize) || 0)));
+    const pad = Math.ceil(biggest / 2);
+    option.grid = { ...option.grid, left: Math.max(option.grid.left, pad), right: Math.max(option.grid.right, pad), top: option.grid.top + pad, bottom: option.grid.bottom };
+  }
   return option;
 }
 
@@ -546,6 +716,10 @@ function mixChart(c: Ctx): Json {
   const hasExt = data.series.some((s) => s.property?.axis === 'yaxisExt');
   option.yAxis = [axisOption(c.s.style.yAxis, 'value', undefined, c.locale, axisFormat(c))];
   if (hasExt) option.yAxis.push({ ...axisOption(c.s.style.yAxisExt, 'value', undefined, c.locale, axisFormat(c, 'yaxisExt')), position: 'right', splitLine: { show: false } });
+  // each axis over its own series, both as tall as the plot
+  const sides = [data.series.filter((s) => !hasExt || s.property?.axis !== 'yaxisExt'), data.series.filter((s) => hasExt && s.property?.axis === 'yaxisExt')];
+  const extents = sides.map((list) => valueExtent(list, false));
+  const labels = extents.flatMap((e, i) => (i < option.yAxis.length ? extentLabels(e, c, axisFormat(c, i ? 'yaxisExt' : 'yaxis')) : []));
   // each quota in its own format
   option.tooltip = { ...option.tooltip, formatter: undefined, valueFormatter: undefined };
   const byName = new Map(data.series.map((s) => [s.name, s]));
@@ -555,6 +729,10 @@ function mixChart(c: Ctx): Json {
     return [head, ...list.map((p) => `${p.marker ?? ''}${escapeHtml(String(p.seriesName))}: ${escapeHtml(fmtOf(byName.get(p.seriesName), c.locale)(toNumber(p.value)))}`)].join('<br/>');
   };
   option.grid = gridFor(option.legend);
+  const room = plotRoom(c, option.grid, option.xAxis, false, labels);
+  option.yAxis.forEach((axis: Json, i: number) =>
+    fitValueAxis(axis, i ? c.s.style.yAxisExt : c.s.style.yAxis, extents[i], room?.height, true, c, axisFormat(c, i ? 'yaxisExt' : 'yaxis'), { integer: wholeNumbers(sides[i]) }),
+  );
   const size = sizeOf(c.s.attr);
   const byId = new Map([...(view.yaxis || []), ...(view.yaxisExt || [])].map((a) => [a.id, a]));
   option.series = data.series.map((s) => {

@@ -2,8 +2,8 @@
  * Tables (spec 2.3, 4, 9): columns and rows of table-info, table-normal and table-pivot, the sort cycle,
  * the pager window and the table colours. Pure: the React table only draws what these return.
  */
-import type { ChartData, DataField, PivotData } from '../model/types';
-import { DEFAULTS, formatValue, isObject, num, thresholdColor, type Json, type Styles, type Threshold } from './common';
+import type { ChartData, DataField, PivotData, ValueFormat } from '../model/types';
+import { DEFAULTS, columnFormat, formatValue, isObject, num, thresholdColor, type Json, type Styles, type Threshold } from './common';
 
 export const TABLE_KINDS = ['table-info', 'table-normal', 'table-pivot'] as const;
 
@@ -37,14 +37,18 @@ function isNumericField(f: DataField): boolean {
   return !!f.summary || f.type === 'integer' || f.type === 'float' || f.axis === 'yaxis' || f.axis === 'yaxisExt';
 }
 
-function columnOf(f: DataField): TableColumn {
+/** A column of a field; numbers in one format for the whole column (the field's, or the decimals of its most
+ * precise value), with the locale's separators. */
+function columnOf(f: DataField, rows: Record<string, unknown>[], locale?: string): TableColumn {
   const numeric = isNumericField(f);
+  const key = f.key || f.dataeaseName || f.id;
+  const vf = numeric ? columnFormat(rows.map((r) => r[key]), f.valueFormat) : undefined;
   return {
-    key: f.key || f.dataeaseName || f.id,
+    key,
     title: f.name,
     fieldId: f.id,
     numeric,
-    format: numeric ? (v) => formatValue(v, f.valueFormat) : (v) => (v === null || v === undefined ? '' : String(v)),
+    format: numeric ? (v) => formatValue(v, vf, locale) : (v) => (v === null || v === undefined ? '' : String(v)),
   };
 }
 
@@ -64,25 +68,28 @@ export function sortRows(rows: Record<string, unknown>[], key: string | undefine
 }
 
 /** table-info and table-normal: one column per field, the rows as the server sent them. */
-export function flatTable(data: ChartData | undefined): TableModel {
+export function flatTable(data: ChartData | undefined, locale?: string): TableModel {
   const fields = Array.isArray(data?.fields) ? data!.fields : [];
   const rows = Array.isArray(data?.tableRow) ? data!.tableRow : [];
-  return { columns: fields.map(columnOf), rows, total: typeof data?.resultTotal === 'number' ? data.resultTotal : rows.length };
+  return { columns: fields.map((f) => columnOf(f, rows, locale)), rows, total: typeof data?.resultTotal === 'number' ? data.resultTotal : rows.length };
 }
 
 /** table-pivot: row dimensions down, a column group per column-dimension path, a total column and row. */
-export function pivotTable(data: ChartData | undefined, totalTitle = 'Total'): TableModel {
+export function pivotTable(data: ChartData | undefined, totalTitle = 'Total', locale?: string): TableModel {
   const pivot: PivotData | undefined = data?.pivot;
   const fields = Array.isArray(data?.fields) ? data!.fields : [];
-  if (!pivot) return flatTable(data);
+  if (!pivot) return flatTable(data, locale);
   const byKey = new Map(fields.map((f) => [f.key, f]));
+  // one format per quota over all its columns (values and totals), set once the rows are there
+  const formats = new Map<string, ValueFormat | null | undefined>();
+  const quotaFormat = (q: string) => (v: unknown) => formatValue(v, formats.has(q) ? formats.get(q) : byKey.get(q)?.valueFormat, locale);
   const rowCols: TableColumn[] = pivot.rowFields.map((k) => {
     const f = byKey.get(k);
     return { key: `r:${k}`, title: f?.name ?? k, fieldId: f?.id, numeric: false, format: (v) => (v === null || v === undefined ? '' : String(v)) };
   });
   const valueCol = (c: { key: string; name: string; quota: string }, title: string): TableColumn => {
     const f = byKey.get(c.quota);
-    return { key: `v:${c.key}`, title, fieldId: f?.id, numeric: true, format: (v) => formatValue(v, f?.valueFormat) };
+    return { key: `v:${c.key}`, title, fieldId: f?.id, numeric: true, format: quotaFormat(c.quota) };
   };
   // group the value columns by their column-dimension path
   const groups: TableColumn[] = [];
@@ -111,7 +118,7 @@ export function pivotTable(data: ChartData | undefined, totalTitle = 'Total'): T
   const totalCols: TableColumn[] = hasTotals
     ? pivot.quotaFields.map((q) => {
         const f = byKey.get(q);
-        return { key: `t:${q}`, title: `${totalTitle} ${f?.name ?? q}`.trim(), fieldId: f?.id, numeric: true, format: (v: unknown) => formatValue(v, f?.valueFormat) };
+        return { key: `t:${q}`, title: `${totalTitle} ${f?.name ?? q}`.trim(), fieldId: f?.id, numeric: true, format: quotaFormat(q) };
       })
     : [];
   const rows = pivot.rows.map((r) => {
@@ -127,6 +134,10 @@ export function pivotTable(data: ChartData | undefined, totalTitle = 'Total'): T
     for (const [k, v] of Object.entries(pivot.columnTotals)) rec[`v:${k}`] = v;
     for (const [k, v] of Object.entries(pivot.grandTotal || {})) rec[`t:${k}`] = v;
     rows.push(rec);
+  }
+  for (const q of pivot.quotaFields) {
+    const keys = [...pivot.columns.filter((c) => c.quota === q).map((c) => `v:${c.key}`), `t:${q}`];
+    formats.set(q, columnFormat(rows.flatMap((r) => keys.map((k) => r[k])), byKey.get(q)?.valueFormat));
   }
   return { columns: [...rowCols, ...groups, ...totalCols], rows, total: rows.length };
 }

@@ -111,7 +111,23 @@ function LinkReport({ resourceId, access }: { resourceId: string; access: Access
   }, [panel?.name]);
   if (error) return <Result status="error" title={t('link.errorTitle')} subTitle={error} />;
   if (!panel || track === null) return <div style={{ padding: 80, textAlign: 'center' }}><Spin /></div>;
-  return <PanelView panel={panel} access={access} signedIn={!!session.getToken()} track={track} />;
+  return (
+    <>
+      {/* the dashboard's name above it: a shared link opens the panel alone, without the reports page around it */}
+      {panel.name && (
+        <header className="rpt-link-head" style={{ padding: '14px 16px 6px' }}>
+          <h1
+            data-testid="link-title"
+            title={panel.name}
+            style={{ margin: 0, fontSize: 20, lineHeight: '28px', fontWeight: 600, color: 'var(--at-text, #1f2533)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
+            {panel.name}
+          </h1>
+        </header>
+      )}
+      <PanelView panel={panel} access={access} signedIn={!!session.getToken()} track={track} />
+    </>
+  );
 }
 
 export default function LinkPage() {

@@ -1,7 +1,7 @@
 /** /dynamic-report: the panels the user may view, and the chosen one (`?panelId=`); managers design them,
  * administrators and holders of the `dyreport:manage` button create them. */
 import { App, Button, Empty, Input, Modal, Result, Spin, Tag, Tooltip } from 'antd';
-import { useHasButton, useSession } from '@atrium/sdk';
+import { bus, useHasButton, useSession } from '@atrium/sdk';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../api';
@@ -15,6 +15,8 @@ import type { PanelListItem } from '../designer/panel/types';
 type PanelItem = PanelListItem;
 
 const manages = (p: PanelItem) => String(p.privileges || '').split(',').includes('manage');
+/** A panel viewers see nothing of yet: never published (older servers do not say: taken as live). */
+const neverPublished = (p: PanelItem) => p.live === false;
 const truthy = (v: unknown) => v === true || v === 1 || v === '1';
 export const designPath = (id: string) => `/dynamic-report/design/${encodeURIComponent(id)}`;
 
@@ -88,9 +90,25 @@ export default function ReportsHome() {
   const current = new URLSearchParams(location.search).get('panelId') || '';
   const [panels, setPanels] = useState<PanelItem[] | null>(null);
   const [filter, setFilter] = useState('');
+  const [epoch, setEpoch] = useState(0);
   useEffect(() => {
-    designerApi.panels().then((l) => setPanels(Array.isArray(l) ? l : [])).catch(() => setPanels([]));
-  }, []);
+    let alive = true;
+    designerApi.panels().then((l) => alive && setPanels(Array.isArray(l) ? l : [])).catch(() => alive && setPanels((was) => was || []));
+    return () => {
+      alive = false;
+    };
+  }, [epoch]);
+  // The page stays alive in its tab: coming back to it (from the designer, or another tab) reads the list
+  // again, so panels created, renamed or published meanwhile show.
+  const here = location.pathname;
+  useEffect(() => {
+    let last = here;
+    return bus.on<{ path?: string }>('route:changed', (e) => {
+      const path = e?.path || '';
+      if (path === here && last !== here) setEpoch((n) => n + 1);
+      last = path;
+    });
+  }, [here]);
   const shown = useMemo(() => (panels || []).filter((p) => !filter || p.name.toLowerCase().includes(filter.toLowerCase())), [panels, filter]);
   const open = (id: string) => navigate(`${location.pathname}?panelId=${encodeURIComponent(id)}`);
   return (
@@ -110,9 +128,16 @@ export default function ReportsHome() {
                 >
                   {p.name}
                 </a>
-                {manages(p) && p.hasUnpublished && (
-                  <Tooltip title={dt(p.publishedVersion ? 'home.unpublishedHint' : 'home.neverPublishedHint')}>
-                    <Tag color="blue" data-testid={`panel-unpublished-${p.id}`} style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>{dt(p.publishedVersion ? 'home.unpublished' : 'home.draft')}</Tag>
+                {manages(p) && (p.hasUnpublished || neverPublished(p)) && (
+                  <Tooltip title={dt(neverPublished(p) ? 'home.neverPublishedHint' : 'home.unpublishedHint')}>
+                    <Tag
+                      color={neverPublished(p) ? undefined : 'blue'}
+                      data-testid={`panel-unpublished-${p.id}`}
+                      data-state={neverPublished(p) ? 'draft' : 'unpublished'}
+                      style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}
+                    >
+                      {dt(neverPublished(p) ? 'home.draft' : 'home.unpublished')}
+                    </Tag>
                   </Tooltip>
                 )}
                 {manages(p) && (

@@ -71,11 +71,12 @@ function headerRows(columns: TableColumn[]): { col: TableColumn; colSpan: number
 }
 
 export function TableView({ view, data, styles, threshold, page, pageSize, sort, onSort, onPage, plain }: TableViewProps) {
-  const { t } = useRT();
+  const { t, locale } = useRT();
   const { message } = App.useApp();
   const look = tableLook(styles);
   const kind = view.type;
-  const model = useMemo(() => (kind === 'table-pivot' ? pivotTable(data, t('table.total')) : flatTable(data)), [kind, data, t]);
+  // numbers with the locale's separators, each column in one format
+  const model = useMemo(() => (kind === 'table-pivot' ? pivotTable(data, t('table.total'), locale) : flatTable(data, locale)), [kind, data, t, locale]);
   const leaves = leafColumns(model.columns);
   const serverPaged = kind === 'table-info';
   const sorted = useMemo(() => (sort && kind !== 'table-pivot' ? sortRows(model.rows, sort.key, sort.order) : model.rows), [model.rows, sort, kind]);

@@ -6,7 +6,7 @@
 import { App, Button, Spin, Tooltip } from 'antd';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { api, type DataBody } from '../api';
-import { fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
+import { columnFormat, fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
 import type { ChartClick } from '../charts/EchartsChart';
 import { nextSort, tablePageSize, TABLE_KINDS, type TableColumn } from '../charts/tables';
 import { clickActions, drillStep, linkageFilters, needsMenu, type ClickAction } from '../model/jump';
@@ -21,8 +21,12 @@ import { EXPORT_BUTTON, useExportGranted } from './exportGrant';
 import { dataBody } from './dataBody';
 import { engineOf, preloadFor } from '../charts/loaders';
 import { useChart } from '../charts/useChart';
+import { DetailsIcon, ExportIcon } from './icons';
 
 const NO_DRILL: DrillItem[] = [];
+
+/** The header's icon buttons: small and quiet beside the title. */
+const HEAD_BUTTON: CSSProperties = { width: 22, height: 22, minWidth: 22, padding: 0, color: '#6b7489' };
 
 export function isTable(type: string): boolean {
   return (TABLE_KINDS as readonly string[]).includes(type);
@@ -85,6 +89,8 @@ function TextBody({ view, data, panelChart }: ChartBodyProps) {
   const threshold = viewThreshold(s);
   const label = isObject(s.attr.label) ? s.attr.label : {};
   const series = data.series || [];
+  // each quota's numbers in one format down the list (the decimals of its most precise value)
+  const formats = series.map((s) => columnFormat((s.data || []).map((p) => p?.value), s.property?.valueFormat));
   if (!data.x?.length) {
     const value = singleValue(data);
     const color = thresholdColor(value, threshold) || label.color || undefined;
@@ -101,7 +107,7 @@ function TextBody({ view, data, panelChart }: ChartBodyProps) {
         <div key={x} style={{ display: 'flex', justifyContent: 'space-between', lineHeight: '26px', fontSize: fontSize(label.fontSize, 14) }}>
           <span>{x}</span>
           <span style={{ fontWeight: 600, color: thresholdColor(series[0]?.data[i]?.value, threshold) || label.color }}>
-            {series.map((s) => formatValue(s.data[i]?.value ?? null, s.property?.valueFormat, locale)).join(' / ')}
+            {series.map((s, j) => formatValue(s.data[i]?.value ?? null, formats[j], locale)).join(' / ')}
           </span>
         </div>
       ))}
@@ -290,12 +296,30 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         )}
         {result && (
           <Tooltip title={t('view.details')}>
-            <Button size="small" type="text" data-testid="view-details" onClick={() => setDetails(true)} style={{ height: 20, padding: '0 4px' }}>⤢</Button>
+            <Button
+              size="small"
+              type="text"
+              data-testid="view-details"
+              aria-label={title ? t('view.detailsOf', { title }) : t('view.details')}
+              icon={<DetailsIcon />}
+              onClick={() => setDetails(true)}
+              style={HEAD_BUTTON}
+            />
           </Tooltip>
         )}
         {result && canExport && (
           <Tooltip title={t('view.export')}>
-            <Button size="small" type="text" data-testid="view-export" data-button-code={EXPORT_BUTTON} loading={exporting} onClick={() => void doExport()} style={{ height: 20, padding: '0 4px' }}>⇩</Button>
+            <Button
+              size="small"
+              type="text"
+              data-testid="view-export"
+              data-button-code={EXPORT_BUTTON}
+              aria-label={title ? t('view.exportOf', { title }) : t('view.export')}
+              icon={<ExportIcon />}
+              loading={exporting}
+              onClick={() => void doExport()}
+              style={HEAD_BUTTON}
+            />
           </Tooltip>
         )}
       </div>

@@ -4,7 +4,7 @@
  * clicked again.
  */
 import { Checkbox, Input, Radio, Select } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { api } from '../api';
 import { selectAllState, toggleRadio } from '../model/filters';
 import type { PanelComponent } from '../model/types';
@@ -37,8 +37,16 @@ export function SelectWidget({ component }: { component: PanelComponent }) {
   const all = selectAllState(chosen.length, options.length);
 
   const set = (v: unknown) => store.setValue(component.id, v);
+  // the popup replaces the select's own list, and with it the list's Escape handling
+  const closeOnEscape = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'Escape' && open) {
+      e.preventDefault();
+      e.stopPropagation();
+      setOpen(false);
+    }
+  };
   const popup = (
-    <div className="rpt-select-popup" data-testid="select-popup" style={{ padding: 6, maxHeight: 280, display: 'flex', flexDirection: 'column' }} onMouseDown={(e) => e.preventDefault()}>
+    <div className="rpt-select-popup" data-testid="select-popup" style={{ padding: 6, maxHeight: 280, display: 'flex', flexDirection: 'column' }} onMouseDown={(e) => e.preventDefault()} onKeyDown={closeOnEscape}>
       <Input size="small" allowClear placeholder={t('filter.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ marginBottom: 6 }} />
       {multiple && (
         <Checkbox
@@ -81,6 +89,7 @@ export function SelectWidget({ component }: { component: PanelComponent }) {
         allowClear
         open={open}
         onOpenChange={setOpen}
+        onKeyDown={closeOnEscape}
         placeholder={attrs.placeholder || t('filter.placeholder')}
         value={multiple ? chosen : chosen[0] ?? undefined}
         options={options.map((o) => ({ value: o as string, label: String(o) }))}

@@ -28,7 +28,8 @@ export function Widget({ component }: { component: PanelComponent }) {
     }
   })();
   return (
-    <div className="rpt-widget" data-testid={`widget-${kind}`} data-widget-id={component.id} style={{ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', justifyContent: 'center', padding: kind === 'search' || kind === 'reset' || kind === 'export' ? 0 : '0 4px', boxSizing: 'border-box' }}>
+    // 'safe center': in a box too short for title and control, the title stays at the top (the rest is cut)
+    <div className="rpt-widget" data-testid={`widget-${kind}`} data-widget-id={component.id} style={{ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', justifyContent: 'safe center', padding: kind === 'search' || kind === 'reset' || kind === 'export' ? 0 : '0 4px', boxSizing: 'border-box' }}>
       {body}
     </div>
   );

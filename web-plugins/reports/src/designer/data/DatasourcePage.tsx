@@ -1,14 +1,19 @@
-/** Data sources (administrators): list, create and edit per type, test the connection, delete. */
-import { Alert, App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
+/** Data sources (administrators): list, create and edit per type, test the connection, delete. The platform's
+ * own database, which serves datasets made without a data source (the demo's among them), is listed first as
+ * a built-in source: read-only, never edited or deleted. */
+import { Alert, App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { dataApi } from './api';
 import { useDT } from './i18n';
 import { DEFAULT_PORTS, isFileSource, sourceAddress, sourceBody, sourceErrors, sourceFormValues, type SourceFormValues } from './sourceForm';
-import { SOURCE_TYPES, type DataSource, type SourceCheck, type SourceType } from './types';
+import { PLATFORM, SOURCE_TYPES, type DataSource, type SourceCheck, type SourceType } from './types';
 import { useIsPhone } from './useIsPhone';
 
 const PAGE_SIZE = 20;
+
+/** A row of the list: a data source, or the built-in platform database. */
+type SourceRow = DataSource & { builtin?: boolean };
 
 export default function DatasourcePage() {
   const { t } = useDT();
@@ -29,9 +34,11 @@ export default function DatasourcePage() {
   useEffect(load, [load]);
 
   const shown = useMemo(() => {
+    const platform: SourceRow = { id: PLATFORM, name: t('dataset.platform'), description: t('source.builtinDescription'), builtin: true };
+    const rows: SourceRow[] = [platform, ...sources.filter((s) => s.id !== PLATFORM)];
     const q = search.trim().toLowerCase();
-    return q ? sources.filter((s) => `${s.name} ${s.description || ''} ${sourceAddress(s)}`.toLowerCase().includes(q)) : sources;
-  }, [sources, search]);
+    return q ? rows.filter((s) => `${s.name} ${s.description || ''} ${sourceAddress(s)}`.toLowerCase().includes(q)) : rows;
+  }, [sources, search, t]);
 
   const remove = async (s: DataSource) => {
     try {
@@ -43,16 +50,25 @@ export default function DatasourcePage() {
     }
   };
 
-  const columns: ColumnsType<DataSource> = [
-    { title: t('source.name'), dataIndex: 'name', ellipsis: true },
-    { title: t('source.type'), dataIndex: 'type', width: 130, render: (v: SourceType | undefined, s) => <Tag>{v ? t(`source.types.${v}`) : s.driver}</Tag> },
-    { title: t('source.address'), key: 'address', ellipsis: true, responsive: ['md'], render: (_, s) => sourceAddress(s) },
+  const columns: ColumnsType<SourceRow> = [
+    { title: t('source.name'), dataIndex: 'name', ellipsis: true, render: (v: string, s) => <span data-testid={s.builtin ? 'source-builtin' : undefined}>{v}</span> },
+    {
+      title: t('source.type'),
+      dataIndex: 'type',
+      width: 130,
+      render: (v: SourceType | undefined, s) => (s.builtin ? <Tag color="blue">{t('source.builtin')}</Tag> : <Tag>{v ? t(`source.types.${v}`) : s.driver}</Tag>),
+    },
+    { title: t('source.address'), key: 'address', ellipsis: true, responsive: ['md'], render: (_, s) => (s.builtin ? t('source.builtinAddress') : sourceAddress(s)) },
     { title: t('source.description'), dataIndex: 'description', ellipsis: true, responsive: ['lg'] },
     {
       title: t('common.actions'),
       key: 'actions',
       width: 150,
-      render: (_, s) => (
+      render: (_, s) => s.builtin ? (
+        <Tooltip title={t('source.builtinHint')}>
+          <Tag data-testid="source-builtin-readonly">{t('source.readOnly')}</Tag>
+        </Tooltip>
+      ) : (
         <Space size={4}>
           <Button size="small" type="link" data-testid={`source-edit-${s.name}`} onClick={() => setEditing(s)}>
             {t('common.edit')}
@@ -79,8 +95,9 @@ export default function DatasourcePage() {
       styles={{ body: { padding: 12 } }}
     >
       <Input.Search allowClear placeholder={t('source.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ maxWidth: 320, marginBottom: 12 }} data-testid="source-search" />
-      <Table<DataSource>
+      <Table<SourceRow>
         rowKey="id"
+        rowClassName={(s) => (s.builtin ? 'rpt-source-builtin' : '')}
         size="small"
         loading={loading}
         columns={columns}

@@ -46,7 +46,14 @@ export function suggestedName(source: string): string {
   return source.replace(/\.[^.]+$/, '').replace(/^.*[\\/]/, '').slice(0, 100);
 }
 
-/** The role a column type takes by default: numbers are quotas, the rest dimensions. */
-export function defaultRole(type: DraftField['type']): DraftField['role'] {
+/** Whether a column name reads as an identifier (`id`, `order_id`, `orderId`, `订单编号`), as the server guesses it. */
+export function isIdentifier(name: string): boolean {
+  const n = name.trim();
+  return /(?:^|[^a-z])id$/i.test(n) || /[a-z0-9](?:Id|ID)$/.test(n) || /(?:编号|編號|序号|序號)$/.test(n);
+}
+
+/** The role a column takes by default: numbers are quotas, the rest dimensions; identifiers are dimensions. */
+export function defaultRole(type: DraftField['type'], name = ''): DraftField['role'] {
+  if (isIdentifier(name)) return 'dimension';
   return type === 'integer' || type === 'float' ? 'quota' : 'dimension';
 }

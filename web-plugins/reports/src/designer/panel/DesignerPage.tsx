@@ -4,6 +4,7 @@
  * request, previewed, and published as a new version that viewers then see.
  */
 import { App, Button, Modal, Result, Spin } from 'antd';
+import { setTabTitle } from '@atrium/sdk';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ChartView } from '../../model/types';
@@ -41,9 +42,13 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
   const { t } = useDsT();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const design = useDesign(useMemo(() => designOf(draft), [draft]));
   const { state } = design;
-  const [meta, setMeta] = useState({ publishedVersion: draft.publishedVersion ?? null, hasUnpublished: !!draft.hasUnpublished });
+  const [meta, setMeta] = useState({ publishedVersion: draft.publishedVersion ?? null, hasUnpublished: !!draft.hasUnpublished, live: draft.live !== false });
+  // the tab says which panel is edited, not the list's menu title
+  const tabTitle = t('bar.tabTitle', { name: state.name.trim() || draft.name });
+  useEffect(() => setTabTitle(pathname, tabTitle), [pathname, tabTitle]);
   const [views, setViews] = useState<PanelView[]>(initialViews);
   const [viewEpoch, setViewEpoch] = useState<Record<string, number>>({});
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -126,7 +131,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
     try {
       const answer = await designerApi.saveDraft(draftBody(panelId, snapshot));
       design.markSaved(snapshot);
-      setMeta({ publishedVersion: answer?.publishedVersion ?? meta.publishedVersion, hasUnpublished: answer?.hasUnpublished ?? true });
+      setMeta({ publishedVersion: answer?.publishedVersion ?? meta.publishedVersion, hasUnpublished: answer?.hasUnpublished ?? true, live: answer?.live ?? meta.live });
       message.success(t('bar.saved'));
       return true;
     } catch (e) {
@@ -141,7 +146,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
     try {
       if (design.dirty && !(await save())) return;
       const answer = await designerApi.publish(panelId, note);
-      setMeta({ publishedVersion: answer.version, hasUnpublished: false });
+      setMeta({ publishedVersion: answer.version, hasUnpublished: false, live: true });
       setDialog(null);
       message.success(t('publish.done', { version: answer.version }));
     } catch (e) {
@@ -169,6 +174,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
         canRedo={design.canRedo}
         publishedVersion={meta.publishedVersion}
         hasUnpublished={meta.hasUnpublished || design.dirty}
+        live={meta.live}
         onBack={back}
         onUndo={design.undo}
         onRedo={design.redo}

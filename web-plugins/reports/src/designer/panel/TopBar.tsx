@@ -11,6 +11,8 @@ export interface TopBarProps {
   canRedo: boolean;
   publishedVersion: number | null;
   hasUnpublished: boolean;
+  /** Viewers see the panel (published, or written live elsewhere); false: never published. */
+  live: boolean;
   onBack: () => void;
   onUndo: () => void;
   onRedo: () => void;
@@ -28,7 +30,9 @@ export function TopBar(p: TopBarProps) {
     ? <Tag color="orange" data-testid="designer-status" data-status="unsaved">{t('status.unsaved')}</Tag>
     : p.hasUnpublished
       ? <Tag color="blue" data-testid="designer-status" data-status="unpublished">{t('status.unpublished')}</Tag>
-      : <Tag color="green" data-testid="designer-status" data-status="published">{p.publishedVersion ? t('status.published', { version: p.publishedVersion }) : t('status.live')}</Tag>;
+      : !p.live
+        ? <Tooltip title={t('home.neverPublishedHint')}><Tag data-testid="designer-status" data-status="draft">{t('status.neverPublished')}</Tag></Tooltip>
+        : <Tag color="green" data-testid="designer-status" data-status="published">{p.publishedVersion ? t('status.published', { version: p.publishedVersion }) : t('status.live')}</Tag>;
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '8px 12px', background: '#fff', borderBottom: '1px solid #e5e8ef', flexWrap: 'wrap' }}>
       <Button data-testid="designer-back" onClick={p.onBack}>{t('bar.back')}</Button>
@@ -39,7 +43,7 @@ export function TopBar(p: TopBarProps) {
         maxLength={100}
         status={p.name.trim() ? undefined : 'error'}
         onChange={(e) => p.onName(e.target.value)}
-        style={{ width: 240, fontWeight: 600 }}
+        style={{ flex: '1 1 160px', maxWidth: 240, fontWeight: 600 }}
       />
       {status}
       <div style={{ flex: 1 }} />

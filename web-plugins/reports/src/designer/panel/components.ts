@@ -20,10 +20,11 @@ export const PALETTE_TYPES: PaletteType[] = Object.values(PALETTE_GROUPS).flat()
 /** Size of a new component in grid columns and rows (rows of ROW_UNITS design units). */
 export const DEFAULT_SIZE: Record<PaletteType, { w: number; h: number }> = {
   view: { w: 12, h: 30 },
-  select: { w: 5, h: 6 },
-  date: { w: 6, h: 6 },
-  'number-range': { w: 5, h: 6 },
-  input: { w: 5, h: 6 },
+  // tall enough for the title above the control at the canvas's fitted scale
+  select: { w: 5, h: 8 },
+  date: { w: 6, h: 8 },
+  'number-range': { w: 5, h: 8 },
+  input: { w: 5, h: 8 },
   search: { w: 2, h: 4 },
   reset: { w: 2, h: 4 },
   export: { w: 2, h: 4 },

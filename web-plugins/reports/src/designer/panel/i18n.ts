@@ -1,12 +1,11 @@
 import i18next from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useNamespace } from '../../i18n';
 
 /** The panel designer's strings: i18n/<locale>/reportsDesigner.json, loaded by the host's i18next backend. */
 export const DESIGNER_NS = 'reportsDesigner';
 
 export function useDsT() {
-  const { t, ready, i18n } = useTranslation(DESIGNER_NS);
-  return { t, ready, locale: i18n.language };
+  return useNamespace(DESIGNER_NS);
 }
 
 /** Outside React. */

@@ -7,6 +7,8 @@ export interface PanelListItem {
   privileges?: string;
   publishedVersion?: number | null;
   hasUnpublished?: boolean;
+  /** Viewers see something (a published version, or components written live); false: never published. */
+  live?: boolean;
 }
 
 export interface Draft {
@@ -17,6 +19,7 @@ export interface Draft {
   draftUpdateTime?: number | null;
   publishedVersion?: number | null;
   hasUnpublished?: boolean;
+  live?: boolean;
   privileges?: string;
 }
 

@@ -35,12 +35,17 @@ export interface ViewEditorProps {
 export function ViewEditor({ panelId, view, open, onSaved, onClose }: ViewEditorProps): JSX.Element {
   const { t } = useDT();
   const phone = useIsPhone();
+  // the view the drawer was opened with, kept while it closes (the page forgets it at once)
+  const [shown, setShown] = useState(view);
+  if (open && shown !== view) setShown(view);
+  const current = open ? view : shown;
+  const name = current?.title || current?.name || '';
   return (
     <Drawer
       open={open}
       onClose={onClose}
       size={phone ? '100%' : 'calc(100vw - 80px)'}
-      title={view?.id ? t('view.editTitle') : t('view.newTitle')}
+      title={<span data-testid="view-editor-title">{current?.id ? (name ? t('view.editNamed', { name }) : t('view.editTitle')) : t('view.newTitle')}</span>}
       destroyOnHidden
       styles={{ body: { padding: phone ? 8 : 12, background: '#f5f7fa' } }}
       data-testid="view-editor"
