@@ -62,7 +62,13 @@ def export_columns(form: Form) -> list[tuple[str, str]]:
         for k in fs.data_fields(row.schema)
         if row.schema["properties"][k].get("x-kind") != "table"
     ]
-    return [*cols, ("_createdBy", "createdBy"), ("_createdAt", "createdAt"), ("_status", "status")]
+    t = services().t
+    return [
+        *cols,
+        ("_createdBy", t("forms:export.createdBy")),
+        ("_createdAt", t("forms:export.createdAt")),
+        ("_status", t("forms:export.status")),
+    ]
 
 
 def _cell(value: Any) -> Any:
@@ -78,12 +84,13 @@ def _columns(req: ExportRequest) -> list[ExportColumn]:
 
 def _rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
     form, q = _query(req.params)
+    states = {s: services().t(f"forms:export.status_{s}") for s in ("draft", "submitted")}
     for sub in service.iter_submissions(form, q, req.user):
         out = {k: _cell(v) for k, v in sub.data.items()}
         out.update(
             _createdBy=sub.created_by_name,
             _createdAt=sub.created_at.isoformat(sep=" ", timespec="seconds"),
-            _status=sub.status,
+            _status=states.get(sub.status, sub.status),
         )
         yield out
 

@@ -42,6 +42,9 @@ def test_the_list_exports_through_the_async_export(boss: AtriumClient) -> None:
     rows = sheet.get_sheet_by_index(0).to_python()
     assert rows[0][:3] == ["Title", "备注", "Amount"] and len(rows) == 2
     assert rows[1][0] == "Hotel" and rows[1][2] == 9
+    # who, when and the state in words of the reader's language, not field names and codes
+    assert rows[0][-3:] == ["Submitted by", "Submitted at", "Status"]
+    assert rows[1][-1] == "Submitted"
 
 
 def test_a_published_form_is_an_import_target(boss: AtriumClient) -> None:
