@@ -148,7 +148,7 @@ MISSING_KEY = "atrium:missing-key "
 
 
 def strict_i18n(ctx) -> list[str]:
-    """Makes the pages of `ctx` report every translation key that no bundle has; returns the list they fill."""
+    """Makes the pages of `ctx` report every translation key that no bundle has; returns their list."""
     missing: list[str] = []
     ctx.add_init_script("window.__atriumStrictI18n = true;")
 
