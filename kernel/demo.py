@@ -9,6 +9,7 @@ import structlog
 from sqlalchemy import select
 
 from atrium.kernel import accounts
+from atrium.kernel.identity import register
 from atrium.kernel.menus import sync_menus
 from atrium.kernel.models import (
     DEFAULT_SYSTEM,
@@ -56,6 +57,11 @@ AUTHORING = frozenset(
     }
 )
 TENANTS = {"platform": PLATFORM_TENANT_ID, "acme": 1001, "globex": 1002}
+
+
+def demo_strategy() -> PasswordStrategy:
+    return PasswordStrategy(min_length=6, max_length=12, expire_days=90, warn_days=7, allow_symbols=True)
+
 
 SYSTEMS = [
     (DEFAULT_SYSTEM, "统一门户", json.dumps({"en-us": "Unified Portal", "zh-tw": "統一門戶"}), "/", 1, 0),
@@ -251,11 +257,16 @@ def load_demo(kernel: Kernel) -> None:
         with unscoped():
             all_menus = db.execute(select(Menu)).scalars().all()
             all_resources = db.execute(select(MenuResource)).scalars().all()
+        # the demo's passwords hold a symbol (Admin@123): its tenants' strategies allow symbols, and their
+        # screens say so; Globex takes sign-ups (approved by its administrators) so that the flow can be seen
+        with tenant_scope(PLATFORM_TENANT_ID):
+            db.add(demo_strategy())
+        register.save_config(TENANTS["globex"], allow_register=True, register_approval=True)
         for tenant_key in ("acme", "globex"):
             tid = TENANTS[tenant_key]
             with tenant_scope(tid):
                 role = accounts.create_role("staff", "员工")
-                db.add(PasswordStrategy(min_length=6, max_length=12, expire_days=90, warn_days=7))
+                db.add(demo_strategy())
                 for m in all_menus:
                     if not m.admin_only:
                         db.add(RoleMenu(role_id=role.id, menu_id=m.id))

@@ -312,6 +312,7 @@ class PasswordStrategy(TenantScoped, Base):
     max_length: Mapped[int] = mapped_column(Integer, default=12)
     expire_days: Mapped[int] = mapped_column(Integer, default=90)
     warn_days: Mapped[int] = mapped_column(Integer, default=7)
+    allow_symbols: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ScheduledJobRun(Base):

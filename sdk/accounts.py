@@ -75,7 +75,7 @@ class TenantDeleteIn(BaseModel):
 
 class UserIn(BaseModel):
     account: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=6, max_length=12, pattern=r"^[A-Za-z0-9]+$")
+    password: str = Field(min_length=1, max_length=64)  # the tenant's password rule is checked by the service
     userFullName: str = Field(min_length=1, max_length=64)
     tenantId: int | None = None
     supervisor: bool = False
@@ -128,7 +128,7 @@ class UserUpdateIn(BaseModel):
 class PasswordResetIn(BaseModel):
     userId: int
     tenantId: int | None = None
-    password: str = Field(min_length=6, max_length=12, pattern=r"^[A-Za-z0-9]+$")
+    password: str = Field(min_length=1, max_length=64)  # the tenant's password rule is checked by the service
 
 
 class MembershipIn(BaseModel):
@@ -246,6 +246,7 @@ class PasswordStrategyIn(BaseModel):
     maxLength: int = Field(default=12, ge=6, le=64)
     expireDays: int = Field(default=90, ge=0, le=3650)
     warnDays: int = Field(default=7, ge=0, le=90)
+    allowSymbols: bool = False
     tenantId: int | None = None
 
 
@@ -557,11 +558,11 @@ class Settings(Protocol):
         """Enable or disable a plugin for a tenant (not one that must stay on)."""
         ...
 
-    def password_strategy(self, query: TenantQuery) -> dict[str, int]:
+    def password_strategy(self, query: TenantQuery) -> dict[str, Any]:
         """A tenant's password rules."""
         ...
 
-    def save_password_strategy(self, body: PasswordStrategyIn) -> dict[str, int]:
+    def save_password_strategy(self, body: PasswordStrategyIn) -> dict[str, Any]:
         """Set a tenant's password rules."""
         ...
 

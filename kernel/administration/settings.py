@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from atrium.kernel import menus
 from atrium.kernel.administration.common import audit, member, target_tenant
+from atrium.kernel.identity.password_rule import rule_of
 from atrium.kernel.models import DictItem, GreyRule, PasswordStrategy, ServerConfig
 from atrium.sdk.accounts import (
     DictionaryIdIn,
@@ -83,20 +85,14 @@ class KernelSettings:
         # the switch is audited by `enablement.set` itself (as from the command line)
         return {"plugin": body.plugin, "tenantId": tid, "enabled": body.enabled}
 
-    def password_strategy(self, query: TenantQuery) -> dict[str, int]:
+    def password_strategy(self, query: TenantQuery) -> dict[str, Any]:
         """The defaults when none are stored."""
-        with tenant_scope(target_tenant(query.tenantId)):
+        tid = target_tenant(query.tenantId)
+        with tenant_scope(tid):
             row = session().execute(select(PasswordStrategy)).scalar()
-        if row is None:
-            return {"minLength": 6, "maxLength": 12, "expireDays": 90, "warnDays": 7}
-        return {
-            "minLength": row.min_length,
-            "maxLength": row.max_length,
-            "expireDays": row.expire_days,
-            "warnDays": row.warn_days,
-        }
+        return _strategy_answer(row, tid, self.kernel.t)
 
-    def save_password_strategy(self, body: PasswordStrategyIn) -> dict[str, int]:
+    def save_password_strategy(self, body: PasswordStrategyIn) -> dict[str, Any]:
         if body.maxLength < body.minLength:
             raise BadRequest("password.strategy_range")
         tid = target_tenant(body.tenantId)
@@ -108,14 +104,10 @@ class KernelSettings:
                 db.add(row)
             row.min_length, row.max_length = body.minLength, body.maxLength
             row.expire_days, row.warn_days = body.expireDays, body.warnDays
+            row.allow_symbols = body.allowSymbols
             db.flush()
         audit("password.strategy", tid, tid, after=body.model_dump(exclude={"tenantId"}))
-        return {
-            "minLength": row.min_length,
-            "maxLength": row.max_length,
-            "expireDays": row.expire_days,
-            "warnDays": row.warn_days,
-        }
+        return _strategy_answer(row, tid, self.kernel.t)
 
     def dictionaries(self, query: DicTypeQuery) -> dict[str, Any]:
         db = session()
@@ -240,3 +232,19 @@ class KernelSettings:
             db.delete(row)
             db.flush()
         audit("grey_rule.delete", tid, body.ruleId, before=before)
+
+
+def _strategy_answer(
+    row: PasswordStrategy | None, tenant_id: int, translate: Callable[..., str]
+) -> dict[str, Any]:
+    """The stored strategy, or the spec's defaults, with the rule it makes as the screens show it."""
+    rule = rule_of(tenant_id)
+    return {
+        "minLength": rule.min_length,
+        "maxLength": rule.max_length,
+        "expireDays": row.expire_days if row else 90,
+        "warnDays": row.warn_days if row else 7,
+        "allowSymbols": rule.allow_symbols,
+        "pattern": rule.pattern,
+        "pwdTips": rule.tips(translate),
+    }

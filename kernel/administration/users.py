@@ -10,6 +10,7 @@ from sqlalchemy import BindParameter, String, Table, bindparam, func, or_, selec
 from atrium.kernel import accounts
 from atrium.kernel.administration.common import audit, grants_changed, member, person, target_tenant
 from atrium.kernel.api.permissions import effective_permissions
+from atrium.kernel.identity.password_rule import rule_of
 from atrium.kernel.identity.passwords import hash_password
 from atrium.kernel.identity.sessions import revoke_user, revoke_where
 from atrium.kernel.models import AuthToken, Membership, Role, Tenant, User, UserRole
@@ -216,6 +217,7 @@ class KernelUsers:
 
     def create(self, body: UserIn) -> dict[str, Any]:
         tid = target_tenant(body.tenantId)
+        rule_of(tid).check(body.password)
         u = accounts.create_user(
             body.account,
             body.password,
@@ -283,6 +285,7 @@ class KernelUsers:
     def reset_password(self, body: PasswordResetIn) -> None:
         tid = target_tenant(body.tenantId)
         member(body.userId, tid)
+        rule_of(tid).check(body.password)
         with unscoped():
             user = session().get(User, body.userId)
         assert user is not None

@@ -110,6 +110,8 @@ class ResetIn(BaseModel):
     code: str = Field(default="", max_length=16)
     password: str = Field(default="", max_length=2048)
     confirmPassword: str = Field(default="", max_length=2048)
+    tenantId: int | None = None
+    domainName: str = Field(default="", max_length=128)
 
 
 @router.post("/base-user/reset-pwd", public=True, body=ResetIn)
@@ -124,6 +126,7 @@ def reset_pwd(body: ResetIn) -> None:
         _password(body.password),
         _password(body.confirmPassword),
         body.account,
+        signup.tenant_for(body.tenantId, body.domainName),
     )
 
 

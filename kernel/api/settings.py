@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 from atrium.kernel import menus
 from atrium.kernel.api.deps import kernel
+from atrium.kernel.identity.password_rule import rule_of
 from atrium.kernel.models import (
     AuditConfig,
     BehaviorLog,
@@ -181,6 +182,7 @@ def get_login_info(query: LoginInfoQuery) -> dict[str, Any]:
         "loginTypes": login_types(tenant.id if tenant else None),
         "captcha": True,
         "allowRegister": _allow_register(tenant.id if tenant else None),
+        "passwordRule": rule_of(tenant.id if tenant else None).answer(kernel().t),
     }
 
 
@@ -295,10 +297,14 @@ def _home_totals() -> dict[str, int]:
             }
         return {
             "tenantTotal": 1,
-            "userTotal": count(select(func.count()).select_from(Membership).where(
-                Membership.tenant_id == su.tenant_id, Membership.enabled.is_(True))),
-            "questionTotal": count(select(func.count()).select_from(Feedback).where(
-                Feedback.tenant_id == su.tenant_id)),
+            "userTotal": count(
+                select(func.count())
+                .select_from(Membership)
+                .where(Membership.tenant_id == su.tenant_id, Membership.enabled.is_(True))
+            ),
+            "questionTotal": count(
+                select(func.count()).select_from(Feedback).where(Feedback.tenant_id == su.tenant_id)
+            ),
         }
 
 

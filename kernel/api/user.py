@@ -15,6 +15,7 @@ from starlette.responses import Response
 
 from atrium.kernel import profiles
 from atrium.kernel.api.deps import kernel
+from atrium.kernel.identity.password_rule import rule_of
 from atrium.kernel.identity.passwords import hash_password, verify_password
 from atrium.kernel.identity.service import EMAIL, PHONE, decode_magic, normalise_phone
 from atrium.kernel.identity.sessions import revoke_user
@@ -87,12 +88,7 @@ def check_pwd_login() -> dict[str, Any]:
 def find_pwd_msg() -> dict[str, Any]:
     """The tenant's password rules as a tip."""
     su = current_context().require_user()
-    st = profiles.strategy(su.tenant_id)
-    return {
-        "pwdTips": kernel().t("password.tips", min=st.min_length, max=st.max_length),
-        "minLength": st.min_length,
-        "maxLength": st.max_length,
-    }
+    return rule_of(su.tenant_id).answer(kernel().t)
 
 
 class UpdatePwdIn(BaseModel):
@@ -102,13 +98,12 @@ class UpdatePwdIn(BaseModel):
 
 
 def check_new_password(new: str, tenant_id: int) -> None:
-    st = profiles.strategy(tenant_id)
+    rule = rule_of(tenant_id)
     if not new:
         raise BadRequest("password.new_required")
-    if len(new) < st.min_length:
-        raise BadRequest("password.too_short", min=st.min_length)
-    if len(new) > st.max_length or not new.isascii() or not new.isalnum():
-        raise BadRequest("password.rule", min=st.min_length, max=st.max_length)
+    if len(new) < rule.min_length:
+        raise BadRequest("password.too_short", min=rule.min_length)
+    rule.check(new)
 
 
 @router.post("/base-user/update-pwd", body=UpdatePwdIn)

@@ -15,6 +15,7 @@ from atrium.kernel import accounts, profiles
 from atrium.kernel.identity import codes
 from atrium.kernel.identity.dialcodes import foreign_number_message
 from atrium.kernel.identity.models import SigninConfig
+from atrium.kernel.identity.password_rule import rule_of
 from atrium.kernel.identity.passwords import hash_password
 from atrium.kernel.identity.service import EMAIL, PHONE, normalise_phone
 from atrium.kernel.identity.sessions import revoke_user
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
     from atrium.kernel.runtime import Kernel
 
 ACCOUNT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{1,63}$")
-PASSWORD = re.compile(r"^[A-Za-z0-9]{6,12}$")
-PASSWORD_MIN, PASSWORD_MAX = 6, 12
 
 
 def tenant_for(tenant_id: int | None, domain_name: str) -> Tenant | None:
@@ -90,12 +89,11 @@ def contact(channel: str, phone: str, email: str) -> tuple[str, str]:
     return "email", email.strip()
 
 
-def check_password(password: str, confirm: str) -> None:
-    """6 to 12 letters or digits, case-sensitive; the two entries must match."""
+def check_password(password: str, confirm: str, tenant_id: int | None) -> None:
+    """The tenant's password rule (6 to 12 letters or digits by default); the two entries must match."""
     if not password:
         raise BadRequest("login.password_empty")
-    if not PASSWORD.match(password):
-        raise BadRequest("password.rule", min=PASSWORD_MIN, max=PASSWORD_MAX)
+    rule_of(tenant_id).check(password)
     if not confirm:
         raise BadRequest("password.confirm_required")
     if confirm != password:
@@ -141,7 +139,7 @@ def register(kernel: Kernel, tenant: Tenant | None, form: Registration) -> dict[
         raise BadRequest("signin.name_empty")
     if not form.code.strip():
         raise BadRequest("login.code_empty")
-    check_password(form.password, form.confirm)
+    check_password(form.password, form.confirm, tenant.id if tenant else None)
     if tenant is None or not tenant.enabled or not config_of(tenant.id).allow_register:
         raise Forbidden("signin.register_closed")
     codes.check(kernel, "register", form.channel, form.target, form.code, spend=False)
@@ -218,11 +216,19 @@ def decide_registration(tenant_id: int, user_id: int, approve: bool) -> None:
 
 
 def reset_password(
-    kernel: Kernel, channel: str, target: str, code: str, password: str, confirm: str, account: str = ""
+    kernel: Kernel,
+    channel: str,
+    target: str,
+    code: str,
+    password: str,
+    confirm: str,
+    account: str = "",
+    tenant: Tenant | None = None,
 ) -> None:
+    """`tenant`: the one whose sign-in page the reset comes from; its password rule applies."""
     if not code.strip():
         raise BadRequest("login.code_empty")
-    check_password(password, confirm)
+    check_password(password, confirm, tenant.id if tenant else None)
     codes.check(kernel, "reset", channel, target, code, spend=False)
     owners = _owners(channel, target)
     if account.strip():

@@ -108,6 +108,9 @@ def test_password_strategy_reads_back(boss):
         "maxLength": 12,
         "expireDays": 90,
         "warnDays": 7,
+        "allowSymbols": False,
+        "pattern": "^[A-Za-z0-9]{6,12}$",
+        "pwdTips": "Password: 6 to 12 letters or digits, case-sensitive",
     }
     boss.ok("POST", f"{A}/password-strategy", json={"minLength": 8, "maxLength": 10, "expireDays": 30})
     assert boss.ok("GET", f"{A}/password-strategy")["minLength"] == 8

@@ -69,7 +69,7 @@ def test_account_authority(client, account, authority):
 
 def test_check_pwd_login_states(person, set_user):
     p = person()
-    tips = "Password: 6 to 12 letters or digits, case-sensitive"
+    tips = "Password: 6 to 12 letters, digits or symbols, case-sensitive"  # the demo tenant's strategy
     assert p.client.ok("GET", "/api/base/base-user/check-pwd-login") == {
         "pop": False,
         "optType": 2,
@@ -105,15 +105,20 @@ def test_check_pwd_login_in_chinese(person, set_user):
     set_user(p.user_id, must_change_pwd=True)
     forced = p.client.ok("GET", "/api/base/base-user/check-pwd-login")
     assert forced["reason"] == "首次登录或密码已重置，请修改密码"
-    assert forced["pwdTips"] == "密码为 6 到 12 位字母或数字，区分大小写"
+    assert forced["pwdTips"] == "密码为 6 到 12 位字母、数字或符号，区分大小写"
 
 
 def test_find_pwd_msg(user_client, make_client):
     assert user_client.ok("GET", "/api/base/tenant-pwd-strategy/find-pwd-msg") == {
-        "pwdTips": "Password: 6 to 12 letters or digits, case-sensitive",
+        "pwdTips": "Password: 6 to 12 letters, digits or symbols, case-sensitive",
         "minLength": 6,
         "maxLength": 12,
+        "allowSymbols": True,
+        "pattern": "^[\\x21-\\x7e]{6,12}$",
     }
+
+
+RULE = "Password must be 6 to 12 letters, digits or symbols"
 
 
 def pwd(old: str | None, new: str | None, confirm: str | None) -> dict[str, str]:
@@ -131,9 +136,10 @@ def pwd(old: str | None, new: str | None, confirm: str | None) -> dict[str, str]
         ("   ", "Abc12345", "Abc12345", "Please enter the old password"),
         ("Passw0rd1", None, None, "Please enter the new password"),
         ("Passw0rd1", "Ab1", "Ab1", "The new password must have at least 6 characters"),
-        ("Passw0rd1", "Abc@12345", "Abc@12345", "Password must be 6 to 12 letters or digits"),
-        ("Passw0rd1", "Abcdefgh123456", "Abcdefgh123456", "Password must be 6 to 12 letters or digits"),
-        ("Passw0rd1", "密码密码密码密码", "密码密码密码密码", "Password must be 6 to 12 letters or digits"),
+        # the demo tenant's strategy: 6 to 12, symbols allowed (a space is none)
+        ("Passw0rd1", "Abc 12345", "Abc 12345", RULE),
+        ("Passw0rd1", "Abcdefgh123456", "Abcdefgh123456", RULE),
+        ("Passw0rd1", "密码密码密码密码", "密码密码密码密码", RULE),
         ("Passw0rd1", "Abc12345", None, "Please confirm the new password"),
         ("Passw0rd1", "Abc12345", "Abc12346", "Passwords not match"),
         ("Wrong1234", "Abc12345", "Abc12345", "The old password is wrong"),

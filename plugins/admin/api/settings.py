@@ -36,7 +36,7 @@ def set_plugin_state(body: PluginStateIn) -> dict[str, Any]:
 
 
 @router.post("/password-strategy", permission="admin", body=PasswordStrategyIn)
-def save_password_strategy(body: PasswordStrategyIn) -> dict[str, int]:
+def save_password_strategy(body: PasswordStrategyIn) -> dict[str, Any]:
     """Set the tenant's password rules (lengths, expiry and the warning before it)."""
     return services().administration.settings.save_password_strategy(body)
 
@@ -90,6 +90,6 @@ def delete_grey_rule(body: GreyRuleIdIn) -> None:
 
 
 @router.get("/password-strategy", permission="admin", query=TenantQuery)
-def get_password_strategy(query: TenantQuery) -> dict[str, int]:
+def get_password_strategy(query: TenantQuery) -> dict[str, Any]:
     """The tenant's password rules (the defaults when none are stored)."""
     return services().administration.settings.password_strategy(query)

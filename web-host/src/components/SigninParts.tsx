@@ -2,12 +2,37 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { App, Button, Checkbox, Form, Input, Select, Space, type FormInstance } from 'antd';
 import { currentLocale, request, useT } from '@atrium/sdk';
 import { MobileIcon, SafetyIcon } from '../icons';
+import type { Where } from '../sso/api';
 
 import { PHONE_RE, fullPhone } from './phone';
 
 export { PHONE_RE, fullPhone };
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PASSWORD_RE = /^[A-Za-z0-9]{6,12}$/;
+
+/** A tenant's password rule as the server checks it (`passwordRule` of get-login-info). */
+export interface PasswordRule {
+  minLength: number;
+  maxLength: number;
+  allowSymbols: boolean;
+  pattern: string;
+  pwdTips: string;
+}
+
+/** The password rule of the sign-in page's tenant; null until it has arrived (the server checks anyway). */
+export function usePasswordRule(where: Where): PasswordRule | null {
+  const [rule, setRule] = useState<PasswordRule | null>(null);
+  const { tenantId, domainName } = where;
+  useEffect(() => {
+    let live = true;
+    request<{ passwordRule?: PasswordRule }>('base/base-login-config/get-login-info', { params: { tenantId, domainName }, silent: true })
+      .then((info) => live && setRule(info?.passwordRule ?? null))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [tenantId, domainName]);
+  return rule;
+}
 
 /** Seconds left before a code may be sent again (60 after each send). */
 export function useCountdown(): [number, () => void] {
@@ -143,17 +168,17 @@ export function CodeField({ form, channel, base }: { form: FormInstance; channel
   );
 }
 
-/** New password and its confirmation: 6 to 12 letters or digits, case-sensitive, both the same. */
-export function PasswordPair({ label }: { label: string }) {
+/** New password and its confirmation, by the tenant's rule (its words shown under the field), both the same. */
+export function PasswordPair({ label, rule }: { label: string; rule: PasswordRule | null }) {
   const t = useT();
   return (
     <>
       <Form.Item
         name="password"
-        extra={t('login.passwordRule')}
+        extra={<span data-testid="password-rule">{rule?.pwdTips}</span>}
         rules={[
           { required: true, message: t('login.passwordEmpty') },
-          { pattern: PASSWORD_RE, message: t('login.passwordRule') },
+          ...(rule ? [{ pattern: new RegExp(rule.pattern), message: rule.pwdTips }] : []),
         ]}
       >
         <Input.Password placeholder={label} autoComplete="new-password" />

@@ -5,7 +5,7 @@ import { RequestError, request, useT } from '@atrium/sdk';
 import { MailIcon, UserIcon } from '../icons';
 import { encryptPassword } from '../crypto';
 import { whereFrom } from '../sso';
-import { AgreeField, CodeField, EMAIL_RE, PasswordPair, PhoneField, SigninCard, fullPhone } from '../components/SigninParts';
+import { AgreeField, CodeField, EMAIL_RE, PasswordPair, PhoneField, SigninCard, fullPhone, usePasswordRule } from '../components/SigninParts';
 
 type Channel = 'phone' | 'email';
 
@@ -55,6 +55,7 @@ export function Register() {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [query] = useSearchParams();
+  const rule = usePasswordRule(whereFrom(query));
   const [form] = Form.useForm();
   const [channel, setChannel] = useState<Channel>('phone');
   const [busy, setBusy] = useState(false);
@@ -106,7 +107,7 @@ export function Register() {
           <Input placeholder={t('login.name')} autoComplete="name" maxLength={64} />
         </Form.Item>
         <VerifiedContact form={form} channel={channel} onChannel={setChannel} base="base/base-user/register" />
-        <PasswordPair label={t('login.password')} />
+        <PasswordPair label={t('login.password')} rule={rule} />
         <AgreeField />
         <Button type="primary" htmlType="submit" block loading={busy}>{t('login.registerSubmit')}</Button>
       </Form>
@@ -120,6 +121,9 @@ export function ForgotPassword() {
   const t = useT();
   const { message } = App.useApp();
   const navigate = useNavigate();
+  const [query] = useSearchParams();
+  const where = whereFrom(query);
+  const rule = usePasswordRule(where);
   const [form] = Form.useForm();
   const [channel, setChannel] = useState<Channel>('phone');
   const [busy, setBusy] = useState(false);
@@ -130,6 +134,7 @@ export function ForgotPassword() {
     setBusy(true);
     try {
       const body = {
+        ...where,
         resetType: channel,
         phone: channel === 'phone' ? fullPhone(form) : '',
         email: (v.email || '').trim(),
@@ -158,7 +163,7 @@ export function ForgotPassword() {
     <SigninCard title={t('login.forgotTitle')} testId="forgot-page">
       <Form form={form} onFinish={submit} size="large" validateTrigger="onSubmit">
         <VerifiedContact form={form} channel={channel} onChannel={setChannel} base="base/base-user/reset-pwd" />
-        <PasswordPair label={t('login.newPassword')} />
+        <PasswordPair label={t('login.newPassword')} rule={rule} />
         <Button type="primary" htmlType="submit" block loading={busy}>{t('login.resetSubmit')}</Button>
       </Form>
       <Typography.Link onClick={back} style={{ display: 'block', marginTop: 16 }}>{t('login.backToLogin')}</Typography.Link>

@@ -30,7 +30,11 @@ export interface AuditRow { auditId: string; at: string; tenantId: number | null
 
 export interface DictItem { diId: string; dicType: string; dicCode: string; names: Record<string, string>; sort: number; public: boolean }
 export interface GreyRule { ruleId: string; userId: number | null; header: string; value: string }
-export interface PasswordStrategy { minLength: number; maxLength: number; expireDays: number; warnDays: number }
+export interface PasswordStrategy {
+  minLength: number; maxLength: number; expireDays: number; warnDays: number; allowSymbols: boolean;
+  /** the rule as the server checks it, and its words (answers only) */
+  pattern?: string; pwdTips?: string;
+}
 export interface AuditConfig { id: string; serverName: string; tableName: string; tableAlias: string; enabled: boolean }
 export interface LockoutRow { userId: number; account: string; userFullName: string; failedCount: number; lastFailedAt: string; locked: boolean; lockedUntil: string }
 export interface FailureRow { failureId: string; at: string; account: string; mode: string; reason: string; ip: string; userAgent: string; lockedUntil: string }

@@ -36,4 +36,3 @@ export function TenantPicker({ value, onChange, placeholder }: {
 
 export const PHONE = /^\+?[0-9][0-9 -]{4,30}$/;
 export const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-export const PASSWORD = /^[A-Za-z0-9]{6,12}$/;

@@ -68,6 +68,7 @@ function PasswordRules({ tenantId }: { tenantId?: number }) {
       </Form.Item>
       <Form.Item name="expireDays" label={t('web.expireDays')}><InputNumber min={0} max={3650} /></Form.Item>
       <Form.Item name="warnDays" label={t('web.warnDays')}><InputNumber min={0} max={90} /></Form.Item>
+      <Form.Item name="allowSymbols" label={t('web.allowSymbols')} valuePropName="checked"><Switch aria-label={t('web.allowSymbols')} /></Form.Item>
       <Button type="primary" htmlType="submit">{t('web.save')}</Button>
     </Form>
   );

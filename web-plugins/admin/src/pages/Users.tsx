@@ -2,9 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { App as AntApp, Button, Checkbox, Drawer, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import { runExportTask, useT } from '@atrium/sdk';
-import { api, type Membership, type Role, type UserRow } from '../api';
+import { api, type Membership, type PasswordStrategy, type Role, type UserRow } from '../api';
 import { UserMemberships } from './UserMemberships';
-import { AdminOnly, EMAIL, PAGE_SIZE, PASSWORD, PHONE, TenantPicker, pager, rowProps } from '../common';
+import { AdminOnly, EMAIL, PAGE_SIZE, PHONE, TenantPicker, pager, rowProps } from '../common';
 
 function UserDetail({ user, tenantId, onClose }: { user: UserRow; tenantId?: number; onClose: () => void }) {
   const t = useT('admin');
@@ -68,6 +68,12 @@ export function Users() {
   const [resetting, setResetting] = useState<UserRow | null>(null);
   const [form] = Form.useForm();
   const [pwdForm] = Form.useForm();
+  const [rule, setRule] = useState<PasswordStrategy | null>(null);
+  useEffect(() => { api.passwordStrategy(tenantId).then(setRule, () => setRule(null)); }, [tenantId]);
+  const passwordRules = [
+    { required: true, message: t('web.required') },
+    ...(rule?.pattern ? [{ pattern: new RegExp(rule.pattern), message: rule.pwdTips }] : []),
+  ];
   const navigate = useNavigate();
   const [exporting, setExporting] = useState(false);
   const exportUsers = async () => {
@@ -133,7 +139,7 @@ export function Users() {
         <Form form={form} layout="vertical">
           <Form.Item name="account" label={t('web.account')} rules={[{ required: true, whitespace: true, max: 64, message: t('web.required') }]}><Input disabled={editing !== 'new'} /></Form.Item>
           {editing === 'new' && (
-            <Form.Item name="password" label={t('web.password')} rules={[{ required: true, pattern: PASSWORD, message: t('web.passwordRule') }]}><Input.Password /></Form.Item>
+            <Form.Item name="password" label={t('web.password')} rules={passwordRules} extra={rule?.pwdTips}><Input.Password /></Form.Item>
           )}
           <Form.Item name="userFullName" label={t('web.userFullName')} rules={[{ required: true, whitespace: true, max: 64, message: t('web.required') }]}><Input /></Form.Item>
           <Form.Item name="mobile" label={t('web.mobile')} rules={[{ pattern: PHONE, message: t('phone_invalid') }]}><Input /></Form.Item>
@@ -147,7 +153,7 @@ export function Users() {
           Modal.confirm({ title: t('web.confirmReset'), onOk: async () => { if (resetting) await api.resetPassword(resetting.userId, v.password, tenantId); setResetting(null); done(); } });
         }}>
         <Form form={pwdForm} layout="vertical">
-          <Form.Item name="password" label={t('web.password')} rules={[{ required: true, pattern: PASSWORD, message: t('web.passwordRule') }]}><Input.Password /></Form.Item>
+          <Form.Item name="password" label={t('web.password')} rules={passwordRules} extra={rule?.pwdTips}><Input.Password /></Form.Item>
         </Form>
       </Modal>
       {detail && <UserDetail user={detail} tenantId={tenantId} onClose={() => { setDetail(null); reload(); }} />}
