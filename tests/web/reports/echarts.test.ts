@@ -215,8 +215,34 @@ test('the bubble quota sizes points and is not drawn as a series of its own', ()
   assert.deepEqual(option.series[0].data.map((d: any) => d.symbolSize), [80, 60, 40, 20]);
 });
 
-test('value axes read compactly', () => {
-  const { option } = buildEchartsOption(view('bar', 'echarts'), ONE);
-  assert.equal(option.yAxis.axisLabel.formatter(12500000), '12.5M');
-  assert.equal(option.yAxis.axisLabel.formatter(1200), '1,200');
+/** The labels of a value axis' ticks, from its bound to bound by its step. */
+function tickLabels(axis: any): string[] {
+  const out: string[] = [];
+  for (let v = axis.min; v <= axis.max + axis.interval / 2; v += axis.interval) out.push(axis.axisLabel.formatter(v));
+  return out;
+}
+
+test('value axes read compactly: one number format for every tick, chosen from the axis\' largest bound', () => {
+  // an axis reaching 10,000 or more writes every tick in its largest bound's unit
+  const big = grouped(REGIONS, [{ name: 'Amount', id: FIELD.amount, values: [12500000, 8000000, 3000000, 1000000] }]);
+  const y = buildEchartsOption(view('bar', 'echarts'), big, { width: 600, height: 400 }).option.yAxis;
+  const labels = tickLabels(y);
+  assert.ok(labels.length >= 3, labels.join(' '));
+  assert.equal(labels[0], '0');
+  for (const l of labels.slice(1)) assert.match(l, /^\d+(\.\d+)?M$/, labels.join(' '));
+  assert.equal(y.axisLabel.formatter(12500000), '12.5M');
+  // before the chart's size is known too: the units of the largest value
+  const unsized = buildEchartsOption(view('bar', 'echarts'), big).option.yAxis;
+  assert.equal(unsized.axisLabel.formatter(12500000), '12.5M');
+  assert.equal(unsized.axisLabel.formatter(5000000), '5M');
+  // below 10,000 every tick is written in full with separators, none in units
+  const small = grouped(REGIONS, [{ name: 'Amount', id: FIELD.amount, values: [4000, 3000, 1200, 10] }]);
+  const s = buildEchartsOption(view('bar', 'echarts'), small, { width: 600, height: 400 }).option.yAxis;
+  const full = tickLabels(s);
+  assert.ok(full.length >= 3, full.join(' '));
+  for (const l of full) assert.match(l, /^\d{1,3}(,\d{3})*$/, full.join(' '));
+  assert.ok(full.some((l) => l.includes(',')), full.join(' '));
+  assert.equal(s.axisLabel.formatter(1200), '1,200');
+  // the format is the axis', not the number's: a small axis writes any number in full
+  assert.equal(buildEchartsOption(view('bar', 'echarts'), ONE).option.yAxis.axisLabel.formatter(12500000), '12,500,000');
 });

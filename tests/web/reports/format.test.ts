@@ -95,13 +95,27 @@ test('gauges: the maximum from the view, a real percentage, the value in units w
   assert.equal(buildEchartsOption(view('gauge', 'echarts'), single(42)).option.series[0].max, 100);
 });
 
-test('scatter bubbles: never taller than a third of the chart; radar keeps its names inside', () => {
+test('scatter bubbles: never taller than a third of the plot, within their category, clear of the axes; radar keeps its names inside', () => {
   const data = { ...grouped(REGIONS, [{ name: 'Amount', id: FIELD.amount, values: [40, 30, 20, 10] }]) };
   data.datas = data.datas.map((d, i) => ({ ...d, popSize: [100, 50, 25, 1][i] }));
   const v = view('scatter', 'echarts', { extBubble: [{ id: FIELD.qty }] });
+  // a large chart: the largest bubble at the desktop's 80 pixels, the others by their size
+  const large = buildEchartsOption(v, data, { width: 600, height: 400 }).option;
+  assert.deepEqual(large.series[0].data.map((d: any) => d.symbolSize), [80, 40, 20, 5]);
+  // a small chart: the largest bubble within a third of the plot (the card less the grid's margins) and its
+  // category's width; a larger value still draws a larger bubble
   const small = buildEchartsOption(v, data, { width: 200, height: 120 }).option;
-  assert.equal(small.series[0].data[0].symbolSize, 40);
-  assert.ok(small.grid.top >= 20 && small.grid.left >= 20);
+  const sizes: number[] = small.series[0].data.map((d: any) => d.symbolSize);
+  assert.ok(sizes[0] <= (120 - small.grid.top - small.grid.bottom) / 3, sizes.join(' '));
+  assert.ok(sizes[0] <= 200 / REGIONS.length, sizes.join(' '));
+  assert.ok(sizes[0] > sizes[1] && sizes[1] >= sizes[2] && sizes[2] >= sizes[3], sizes.join(' '));
+  // clear of the axes: the value axis reaches past the highest bubble, the x axis line keeps to the plot's bottom
+  assert.ok(small.yAxis.min <= 0 && small.yAxis.max > 40, `${small.yAxis.min}..${small.yAxis.max}`);
+  assert.equal(small.xAxis.axisLine.onZero, false);
+  // the size not known yet: the plot gives way by the largest bubble's radius
+  const unsized = buildEchartsOption(v, data).option;
+  assert.equal(unsized.series[0].data[0].symbolSize, 80);
+  assert.ok(unsized.grid.top >= 40 && unsized.grid.left >= 40);
   const radar = buildEchartsOption(view('radar', 'echarts'), data).option.radar;
   assert.equal(radar.radius, '60%');
   assert.equal(radar.axisName.overflow, 'truncate');

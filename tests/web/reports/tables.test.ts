@@ -4,7 +4,7 @@ import {
   cellColor, cellText, flatTable, leafColumns, nextSort, pageCount, pagerPages, pivotTable, sortRows, tableLook, tablePageSize,
 } from '../../../web-plugins/reports/src/charts/tables';
 import { viewStyles } from '../../../web-plugins/reports/src/charts/common';
-import { TWO } from './fixtures';
+import { FIELD, REGIONS, TWO, grouped } from './fixtures';
 
 test('sort cycles ascending, descending, none', () => {
   assert.equal(nextSort(undefined), 'asc');
@@ -45,10 +45,29 @@ test('table-normal: a column per field, numbers formatted', () => {
   assert.deepEqual(m.columns.map((c) => c.title), ['Region', 'Amount', 'Profit']);
   assert.equal(m.rows.length, 4);
   assert.equal(m.columns[1].numeric, true);
-  assert.equal(cellText(1234.5, m.columns[1]), '1,234.5');
+  // a column of whole numbers shows whole numbers, with separators
+  assert.deepEqual(m.rows.map((r) => cellText(r[m.columns[1].key], m.columns[1])), ['40', '30', '20', '10']);
+  assert.equal(cellText(1234, m.columns[1]), '1,234');
   assert.equal(cellText('East', m.columns[0]), 'East');
+  // a timestamp stored as text reads to the second, never with its microseconds
+  assert.equal(cellText('2026-11-28 12:38:00.000000', m.columns[0]), '2026-11-28 12:38:00');
+  assert.equal(cellText('2026-11-28T12:38:05.5', m.columns[0]), '2026-11-28 12:38:05');
   assert.equal(cellColor(50, m.columns[1], { ruleList: [{ type: 'ge', values: [40], color: 'red' }] }), 'red');
   assert.equal(cellColor('East', m.columns[0], { ruleList: [{ type: 'ge', values: [40], color: 'red' }] }), undefined);
+});
+
+test('table-normal: one number of decimals per column, that of its most precise value, or the field\'s own', () => {
+  const data = grouped(REGIONS, [
+    { name: 'Amount', id: FIELD.amount, values: [1234.5, 30, 20, 10] },
+    { name: 'Profit', id: FIELD.profit, values: [4, 3.25, 2, 1] },
+  ]);
+  const shown = (m: ReturnType<typeof flatTable>, i: number) => m.rows.map((r) => cellText(r[m.columns[i].key], m.columns[i]));
+  const m = flatTable(data);
+  assert.deepEqual(shown(m, 1), ['1,234.5', '30.0', '20.0', '10.0']);
+  assert.deepEqual(shown(m, 2), ['4.00', '3.25', '2.00', '1.00']);
+  // the field's own format wins
+  const own = flatTable({ ...data, fields: data.fields.map((f, i) => (i === 1 ? { ...f, valueFormat: { formatType: 'number', decimalNumber: 0 } } : f)) } as any);
+  assert.deepEqual(shown(own, 1), ['1,235', '30', '20', '10']);
 });
 
 test('table-info: the total is the server\'s row count', () => {

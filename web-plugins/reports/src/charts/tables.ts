@@ -37,6 +37,17 @@ function isNumericField(f: DataField): boolean {
   return !!f.summary || f.type === 'integer' || f.type === 'float' || f.axis === 'yaxis' || f.axis === 'yaxisExt';
 }
 
+/** A timestamp as a database may hand it over as text: "2026-11-28 12:38:00.000000" or with a "T". */
+const STORED_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
+
+/** A text cell's words; a stored timestamp reads to the second. */
+function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  const stamp = typeof value === 'string' ? STORED_TIMESTAMP.exec(text) : null;
+  return stamp ? `${stamp[1]} ${stamp[2]}` : text;
+}
+
 /** A column of a field; numbers in one format for the whole column (the field's, or the decimals of its most
  * precise value), with the locale's separators. */
 function columnOf(f: DataField, rows: Record<string, unknown>[], locale?: string): TableColumn {
@@ -48,7 +59,7 @@ function columnOf(f: DataField, rows: Record<string, unknown>[], locale?: string
     title: f.name,
     fieldId: f.id,
     numeric,
-    format: numeric ? (v) => formatValue(v, vf, locale) : (v) => (v === null || v === undefined ? '' : String(v)),
+    format: numeric ? (v) => formatValue(v, vf, locale) : plainText,
   };
 }
 
@@ -204,5 +215,5 @@ export function cellColor(value: unknown, column: TableColumn, threshold: Thresh
 
 /** Plain text of a cell (what right-click copies). */
 export function cellText(value: unknown, column: TableColumn): string {
-  return column.format ? column.format(value) : value === null || value === undefined ? '' : String(value);
+  return column.format ? column.format(value) : plainText(value);
 }
