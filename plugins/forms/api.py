@@ -31,9 +31,21 @@ class DesignIn(BaseModel):
     allowEdit: bool = False
 
 
+class MenuWishIn(BaseModel):
+    systemCode: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+    parentId: int | None = Field(default=None, description="absent: a top-level menu")
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=128)] = Field(
+        default="", description="empty: the form's names"
+    )
+
+
 class PublishIn(BaseModel):
     formId: Ref
     version: int | None = Field(default=None, ge=1, description="absent: the latest version")
+    menu: MenuWishIn | None = Field(
+        default=None,
+        description="also put the form on a menu (tenant administrators only), granted to every role",
+    )
 
 
 class FormRefIn(BaseModel):
@@ -73,8 +85,18 @@ def design_save(body: DesignIn) -> dict[str, Any]:
 
 @router.post("/design/publish", grant="form:design", body=PublishIn)
 def design_publish(body: PublishIn) -> dict[str, Any]:
-    """Publish a version under the form's code: menus and links render it from now on."""
-    return service.publish(body.formId, body.version)
+    """Publish a version under the form's code: menus and links render it from now on. With `menu`, the form
+    gets a menu of its own (one per form; publishing again moves or renames it) and `menu` is answered."""
+    wish = None
+    if body.menu is not None:
+        wish = service.MenuWish(body.menu.systemCode, body.menu.parentId, body.menu.name)
+    return service.publish(body.formId, body.version, wish)
+
+
+@router.get("/design/menu-options", grant="form:design")
+def design_menu_options() -> dict[str, Any]:
+    """For the publish dialog (tenant administrators): the tenant's systems with their menu trees."""
+    return service.menu_options()
 
 
 @router.post("/design/unpublish", grant="form:design", body=FormRefIn)

@@ -17,6 +17,7 @@ from atrium.plugins.forms import dictionaries, pgasync
 from atrium.plugins.forms import schema as fs
 from atrium.plugins.forms.models import DRAFT, SUBMITTED, Form, FormVersion, Submission, SubmissionValue
 from atrium.sdk import Conflict, Forbidden, NotFound, SessionUser, current_context
+from atrium.sdk.accounts import GrantIn, MenuIn, SystemQuery, TenantIdQuery, TenantQuery
 from atrium.sdk.context import current_tenant, current_user
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.services import services
@@ -125,7 +126,21 @@ def save_design(design: Design, form_id: int | None = None) -> dict[str, Any]:
     return {**form_out(form), "version": form.latest_version}
 
 
-def publish(form_ref: str | int, version: int | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class MenuWish:
+    """Where the author wants the published form's menu: a system, a parent menu (none: top level), a name
+    (empty: the form's names)."""
+
+    system_code: str
+    parent_id: int | None = None
+    name: str = ""
+
+
+def publish(form_ref: str | int, version: int | None, menu: MenuWish | None = None) -> dict[str, Any]:
+    """Publish a version; with `menu` (tenant administrators only) the form also gets a menu of its own,
+    granted to every role of the tenant. One transaction: a refused menu undoes the publish too."""
+    if menu is not None:
+        _require_menu_admin()
     form = get_form(form_ref)
     row = get_version(form, version)
     form.published_version = row.version
@@ -133,7 +148,132 @@ def publish(form_ref: str | int, version: int | None) -> dict[str, Any]:
     from atrium.plugins.forms import transfer_hookup
 
     transfer_hookup.register_form(form, row)
-    return form_out(form)
+    out = form_out(form)
+    if menu is not None:
+        out["menu"] = form_menu(form, row, menu)
+    return out
+
+
+# -- a published form's menu -----------------------------------------------------------------------------
+
+
+#: a form's menu goes after its siblings (menus list no sort order to count from)
+MENU_SORT = 1000
+
+
+def _require_menu_admin() -> None:
+    if not current_user().is_admin:
+        raise Forbidden("forms:menu.admin_only")
+
+
+def menu_code(form: Form) -> str:
+    """The code of a form's menu: menus are shared by the tenants, so the tenant is part of it."""
+    return f"form-{_tenant_in_scope()}-{form.code}"[:128]
+
+
+def _offered_systems() -> list[dict[str, Any]]:
+    """The systems offered to the current tenant, with their names."""
+    admin = services().administration
+    offered = {s["systemCode"] for s in admin.tenants.systems(TenantIdQuery(tenantId=_tenant_in_scope()))}
+    return [s for s in admin.systems.all() if s["systemCode"] in offered]
+
+
+def _menu_title(m: dict[str, Any]) -> str:
+    """A menu's name in the caller's language (`menuEnName`: one text, or one per locale)."""
+    loc = current_context().locale
+    en = m.get("menuEnName")
+    if loc == "zh-cn" or not en:
+        return str(m["menuName"])
+    if isinstance(en, dict):
+        return str(en.get(loc) or en.get("en-us") or m["menuName"])
+    return str(en)
+
+
+def _system_title(s: dict[str, Any]) -> str:
+    loc = current_context().locale
+    return str(s["systemName"] if loc == "zh-cn" or not s.get("systemEnName") else s["systemEnName"])
+
+
+def _menu_tree(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    nodes: dict[str, dict[str, Any]] = {
+        m["menuId"]: {"value": m["menuId"], "title": _menu_title(m), "children": []} for m in items
+    }
+    roots: list[dict[str, Any]] = []
+    for m in items:
+        parent = nodes.get(m["parentId"]) if m["parentId"] else None
+        (parent["children"] if parent is not None else roots).append(nodes[m["menuId"]])
+    return roots
+
+
+def menu_options() -> dict[str, Any]:
+    """For the publish dialog: the tenant's systems, each with its menus as a tree (the parents to choose)."""
+    _require_menu_admin()
+    menus = services().administration.menus
+    return {
+        "systems": [
+            {
+                "systemCode": s["systemCode"],
+                "systemName": _system_title(s),
+                "menus": _menu_tree(menus.all(SystemQuery(systemCode=s["systemCode"]))),
+            }
+            for s in _offered_systems()
+        ]
+    }
+
+
+def form_menu(form: Form, row: FormVersion, wish: MenuWish) -> dict[str, Any]:
+    """Save the form's menu (one per form: found again by its code) and grant it to the tenant's roles."""
+    admin = services().administration
+    systems = {s["systemCode"]: s for s in _offered_systems()}
+    if wish.system_code not in systems:
+        raise NotFound("forms:menu.system_not_found", system=wish.system_code[:64])
+    code = menu_code(form)
+    for other in systems:
+        if other != wish.system_code and any(
+            m["menuCode"] == code for m in admin.menus.all(SystemQuery(systemCode=other))
+        ):
+            raise Conflict("forms:menu.in_other_system", system=other)
+    existing = admin.menus.all(SystemQuery(systemCode=wish.system_code))
+    by_id = {int(m["menuId"]): m for m in existing}
+    if wish.parent_id is not None and wish.parent_id not in by_id:
+        raise NotFound("forms:menu.parent_not_found")
+    names = {k: v for k, v in (form.name or {}).items() if v}
+    name = wish.name.strip() or names.get("zh-cn") or form_name(form) or form.code
+    layouts = sorted(row.layouts or {})
+    parameter = {
+        "menu_type": "DYNAMIC_FORM",
+        "diy_code": form.code,
+        "layout_code": layouts[0] if layouts else "",
+    }
+    saved = admin.menus.save(
+        MenuIn(
+            systemCode=wish.system_code,
+            menuCode=code,
+            menuName=name[:128],
+            menuEnName={} if wish.name.strip() else {k: v for k, v in names.items() if k != "zh-cn"},
+            menuUrl="dynamic-form/render",
+            parentId=wish.parent_id,
+            parameter=orjson.dumps(parameter).decode(),
+            sort=MENU_SORT,
+            menuIconurl="FormOutlined",
+            isCache=False,
+        )
+    )
+    menu_id = int(saved["menuId"])
+    for role in admin.roles.all(TenantQuery()):
+        held = [int(m) for m in role["menuIds"]]
+        if menu_id not in held:
+            admin.roles.grant_menus(GrantIn(roleId=int(role["roleId"]), menuIds=[*held, menu_id]))
+    parent = by_id.get(wish.parent_id) if wish.parent_id is not None else None
+    return {
+        "menuId": str(menu_id),
+        "menuCode": code,
+        "menuName": wish.name.strip() or form_name(form),
+        "systemCode": wish.system_code,
+        "systemName": _system_title(systems[wish.system_code]),
+        "parentId": None if parent is None else parent["menuId"],
+        "parentName": None if parent is None else _menu_title(parent),
+    }
 
 
 def unpublish(form_ref: str | int) -> dict[str, Any]:

@@ -62,12 +62,20 @@ export interface Page<T> {
   totalExact?: boolean;
 }
 
+/** where a published form's menu goes (`parentId` absent: top level; `name` empty: the form's names) */
+export interface MenuWish { systemCode: string; parentId?: string; name?: string }
+export interface MenuNode { value: string; title: string; children: MenuNode[] }
+export interface MenuSystem { systemCode: string; systemName: string; menus: MenuNode[] }
+export interface PublishedMenu { menuId: string; menuName: string; systemCode: string; systemName: string; parentId: string | null; parentName: string | null }
+
 export const formsApi = {
   list: (keyword = '', pageNum = 1, pageSize = 20) => request<Page<FormInfo>>('form/design/list', { data: { keyword, pageNum, pageSize } }),
   /** a version for the designer and the preview (`silent`: the caller shows a failure itself) */
   detail: (formId: string, version?: number, silent = false) => request<FormVersion>('form/design/detail', { params: { formId, version }, silent }),
   save: (body: Json) => request<FormInfo & { version: number }>('form/design/save', { data: body }),
-  publish: (formId: string, version?: number) => request<FormInfo>('form/design/publish', { data: { formId, version } }),
+  publish: (formId: string, version?: number, menu?: MenuWish) => request<FormInfo & { menu?: PublishedMenu }>('form/design/publish', { data: { formId, version, menu } }),
+  /** the tenant's systems with their menu trees, for the publish dialog (administrators) */
+  menuOptions: () => request<{ systems: MenuSystem[] }>('form/design/menu-options'),
   remove: (formId: string) => request<null>('form/design/delete', { data: { formId } }),
   render: (code: string, layoutId = '') => request<FormVersion>(`form/render/${encodeURIComponent(code)}`, { params: { layoutId } }),
   count: () => request<{ forms: number; published: number; submissions: number }>('form/count'),

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { App, Button, Card, Checkbox, Col, Input, InputNumber, Popconfirm, Row, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Checkbox, Col, Form, Input, InputNumber, Modal, Popconfirm, Row, Segmented, Select, Space, Switch, Table, Tag, TreeSelect, Typography } from 'antd';
 import { arrayMove } from '@dnd-kit/sortable';
-import { useT } from '@atrium/sdk';
-import { formsApi, formTitle, type FormInfo } from '../api';
+import { session, useT } from '@atrium/sdk';
+import { formsApi, formTitle, type FormInfo, type MenuSystem, type MenuWish } from '../api';
 import { buildSchema, type FieldDraft, formNames, fromSchema, LAYOUT_CODES, type LayoutCode, layoutsOf, LOCALES } from '../design';
 import { DragArea } from '../designer/DragArea';
 import { FieldSettings, LANGUAGE_NAMES } from '../designer/FieldSettings';
@@ -16,6 +16,60 @@ function useDictionaryTypes(): string[] {
     formsApi.dictionaryTypes().then((r) => setTypes(r.types || []), () => setTypes([]));
   }, []);
   return types;
+}
+
+/** Tenant administrators (supervisors) and super administrators: they may put a published form on a menu. */
+function isAdmin(profile: { isAdmin?: unknown; isSuperAdmin?: unknown }): boolean {
+  return Number(profile.isAdmin) === 2 || profile.isAdmin === true || Number(profile.isSuperAdmin) === 1 || profile.isSuperAdmin === true;
+}
+
+/** The publish dialog: "Add to menu" with the system and the parent menu (the server checks the rights). */
+function PublishDialog({ open, onCancel, onPublish }: { open: boolean; onCancel: () => void; onPublish: (menu?: MenuWish) => Promise<void> }) {
+  const t = useT('forms');
+  const [onMenu, setOnMenu] = useState(false);
+  const [systems, setSystems] = useState<MenuSystem[]>([]);
+  const [systemCode, setSystemCode] = useState<string>();
+  const [parentId, setParentId] = useState<string>();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!open || !onMenu || systems.length) return;
+    formsApi.menuOptions().then((r) => {
+      setSystems(r.systems || []);
+      setSystemCode((c) => c || r.systems?.[0]?.systemCode);
+    }, () => undefined);
+  }, [open, onMenu, systems.length]);
+  const system = systems.find((s) => s.systemCode === systemCode);
+  const ok = () => {
+    setBusy(true);
+    const menu = onMenu && systemCode ? { systemCode, parentId, name: name.trim() } : undefined;
+    onPublish(menu).catch(() => undefined).finally(() => setBusy(false));
+  };
+  return (
+    <Modal open={open} title={t('web.publishTitle')} okText={t('web.publish')} onOk={ok} onCancel={onCancel} confirmLoading={busy}
+      okButtonProps={{ disabled: onMenu && !systemCode }} destroyOnHidden>
+      <Form layout="vertical">
+        <Form.Item label={t('web.addToMenu')}>
+          <Switch checked={onMenu} onChange={setOnMenu} data-testid="publish-add-menu" />
+        </Form.Item>
+        {onMenu && (
+          <>
+            <Form.Item label={t('web.menuSystem')}>
+              <Select value={systemCode} onChange={(v: string) => { setSystemCode(v); setParentId(undefined); }} data-testid="publish-menu-system"
+                options={systems.map((s) => ({ value: s.systemCode, label: s.systemName }))} />
+            </Form.Item>
+            <Form.Item label={t('web.menuParent')}>
+              <TreeSelect value={parentId} onChange={(v: string) => setParentId(v)} allowClear treeDefaultExpandAll placeholder={t('web.menuTop')}
+                treeData={system?.menus || []} data-testid="publish-menu-parent" />
+            </Form.Item>
+            <Form.Item label={t('web.menuName')}>
+              <Input value={name} maxLength={128} onChange={(e) => setName(e.target.value)} data-testid="publish-menu-name" />
+            </Form.Item>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
 }
 
 function Editor({ formId, onDone }: { formId: string | null; onDone: () => void }) {
@@ -61,10 +115,16 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
     message.success(t('web.savedVersion', { version: res.version }));
     return res;
   };
-  const publish = async () => {
+  const admin = isAdmin(session.profile);
+  const [dialog, setDialog] = useState(false);
+  const publish = async (menu?: MenuWish) => {
     const res = await save();
-    await formsApi.publish(res.formId, res.version);
-    message.success(t('web.published', { version: res.version }));
+    const out = await formsApi.publish(res.formId, res.version, menu);
+    setDialog(false);
+    if (out.menu) {
+      const place = [out.menu.systemName, out.menu.parentName, out.menu.menuName].filter(Boolean).join(' / ');
+      message.success(t('web.publishedToMenu', { version: res.version, place }));
+    } else message.success(t('web.published', { version: res.version }));
   };
   const selectedIndex = fields.findIndex((f) => f.uid === selected);
   return (
@@ -98,8 +158,10 @@ function Editor({ formId, onDone }: { formId: string | null; onDone: () => void 
       <Space>
         <Button onClick={() => save().catch(() => undefined)} data-testid="design-save">{t('web.saveVersion')}</Button>
         <Button type="primary" onClick={() => publish().catch(() => undefined)} data-testid="design-publish">{t('web.publish')}</Button>
+        {admin && <Button onClick={() => setDialog(true)} data-testid="design-publish-dialog">{t('web.publishMore')}</Button>}
         <Button disabled={!saved} onClick={() => saved && navigate(`/form-preview?formId=${saved.formId}&version=${saved.version}`)}>{t('web.preview')}</Button>
       </Space>
+      {admin && <PublishDialog open={dialog} onCancel={() => setDialog(false)} onPublish={publish} />}
     </Card>
   );
 }
