@@ -247,8 +247,8 @@ def load_demo(kernel: Kernel) -> None:
             manual="https://docs.example/partner",
         )
         db.add(MenuFetch(menu_id=ext.id, item_name="合作伙伴", expand={"target": "_blank"}))
-        _menu("rule-engine", "rule-engine", "Rule engine", "/rule-center/engine", work, sort=8)
-        _menu("api-analytics", "api-analytics", "API analytics", "/api-center/analytics", work, sort=9)
+        _menu("rule-engine", "规则引擎", "Rule engine", "/rule-center/engine", work, sort=8)
+        _menu("api-analytics", "接口分析", "API analytics", "/api-center/analytics", work, sort=9)
         _menu("asset-overview", "资产总览", "Asset overview", "/portal", system="assetMgmt", sort=1)
         db.add(MenuResource(menu_id=form.id, code="leave:submit", name="提交"))
         db.add(MenuResource(menu_id=form.id, code="leave:approve", name="审批"))
