@@ -168,6 +168,8 @@ MATRIX: dict[str, str] = {
     # forms: designing needs form:design; members fill published forms
     "POST /api/form/design/save": "signin forbidden ok ok ok ok",
     "POST /api/form/design/publish": "signin forbidden hidden hidden hidden hidden",
+    # the publish dialog's menu places: tenant administrators only (an author holding form:design is refused)
+    "GET /api/form/design/menu-options": "signin forbidden forbidden ok ok ok",
     "POST /api/form/design/unpublish": "signin forbidden hidden hidden hidden hidden",
     "POST /api/form/design/delete": "signin forbidden hidden hidden hidden hidden",
     "POST /api/form/design/list": "signin ok - ok ok ok",
