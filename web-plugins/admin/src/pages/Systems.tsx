@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { App as AntApp, Button, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag } from 'antd';
+import { App as AntApp, Button, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { LANGUAGE_NAMES, localeText, useT, type Locale } from '@atrium/sdk';
 import { api, type System } from '../api';
 import { AdminOnly, pager, rowProps } from '../common';
@@ -59,7 +59,7 @@ export function Systems() {
       </Space>
       <Table<System> rowKey="systemCode" size="small" dataSource={shown} onRow={rowProps} pagination={pager(shown.length, page, setPage)}
         columns={[
-          { title: t('web.systemCode'), dataIndex: 'systemCode' },
+          { title: t('web.systemCode'), dataIndex: 'systemCode', render: (code: string) => <Typography.Text code>{code}</Typography.Text> },
           { title: t('web.systemName'), dataIndex: 'systemName' },
           {
             title: t('web.systemNames'), key: 'names', render: (_, s) => (

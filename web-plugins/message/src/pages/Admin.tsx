@@ -84,6 +84,7 @@ export function Admin() {
     () => (options?.systems || []).map((s) => ({ value: s.systemCode, label: localeText(s.systemName, s.systemEnName) })),
     [options],
   );
+  const systemNames = useMemo(() => new Map(systemOptions.map((o) => [o.value, o.label])), [systemOptions]);
 
   if (!allowed) {
     return <Result status="403" title="403" subTitle={t('web.admin.forbidden')} data-testid="message-admin-forbidden" />;
@@ -104,7 +105,10 @@ export function Admin() {
         </>
       ),
     },
-    { title: t('web.admin.system'), dataIndex: 'systemCode', key: 'system', width: 110 },
+    {
+      title: t('web.admin.system'), dataIndex: 'systemCode', key: 'system', width: 110,
+      render: (code: string) => systemNames.get(code) ?? code,
+    },
     {
       title: t('web.admin.readCount'), key: 'reads', width: 110,
       render: (_: unknown, l) => `${l.readCount} / ${l.recipients}`,

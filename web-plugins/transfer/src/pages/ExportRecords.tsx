@@ -39,7 +39,7 @@ export function ExportRecords() {
   }, [rows, page, status, load]);
 
   const columns: ColumnsType<ExportRecord> = [
-    { title: 'exportId', dataIndex: 'exportId', width: 90 },
+    { title: t('web.exportId'), dataIndex: 'exportId', width: 90 },
     {
       title: t('web.records.status'), dataIndex: 'status', width: 150,
       render: (s: number, row) => (s === 1 ? <Progress percent={row.progress} size="small" /> : <Tag color={COLORS[s]}>{t(`web.status.${s}`)}</Tag>),
