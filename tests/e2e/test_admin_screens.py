@@ -47,7 +47,7 @@ def test_systems_with_names_per_locale_edited_and_kept_while_in_use(admin_page, 
     dialog.get_by_role("button", name="OK").click()
     row = system_row(page, code)
     expect(row).to_contain_text("English: Warehouse", timeout=WAIT)  # the language by its name
-    expect(row).to_contain_text("hu-hu: Raktár")
+    expect(row).to_contain_text("Magyar: Raktár")
     saved = next(s for s in admin.ok("GET", f"{A}/systems") if s["systemCode"] == code)
     assert json.loads(saved["systemEnName"]) == {"en-us": "Warehouse", "hu-hu": "Raktár"}
 
@@ -57,7 +57,7 @@ def test_systems_with_names_per_locale_edited_and_kept_while_in_use(admin_page, 
     edit.locator("#names_vi-vn").fill("Kho hàng")
     edit.locator("#names_hu-hu").fill("")
     edit.get_by_role("button", name="OK").click()
-    expect(row).to_contain_text("vi-vn: Kho hàng", timeout=WAIT)
+    expect(row).to_contain_text("Tiếng Việt: Kho hàng", timeout=WAIT)
     expect(row).not_to_contain_text("hu-hu")
 
     tid = 5_000_000 + secrets.randbelow(900_000)
@@ -114,9 +114,9 @@ def test_password_strategy_grey_rules_and_table_audit_are_saved_and_read_back(ad
     table = f"e2e_{secrets.token_hex(3)}"
     page.get_by_role("tab", name="Table audit").click()
     audit = page.get_by_role("tabpanel", name="Table audit")
-    audit.get_by_placeholder("serverName").fill("orders")
-    audit.get_by_placeholder("tableName").fill(table)
-    audit.get_by_placeholder("tableAlias").fill("Orders")
+    audit.get_by_placeholder("Service", exact=True).fill("orders")
+    audit.get_by_placeholder("Table", exact=True).fill(table)
+    audit.get_by_placeholder("Table description").fill("Orders")
     audit.get_by_role("button", name="New").click()
     row = audit.locator("tr", has_text=table)
     expect(row.get_by_role("switch")).to_have_attribute("aria-checked", "true", timeout=WAIT)

@@ -113,7 +113,7 @@ function GreyRules({ tenantId }: { tenantId?: number }) {
       <Form form={form} layout="inline" style={{ marginBottom: 12 }} onFinish={async (v) => { await api.addGreyRule({ ...v, userId: v.userId || null, tenantId }); form.resetFields(); reload(); }}>
         <Form.Item name="header" rules={[{ required: true, pattern: /^[A-Za-z0-9-]{1,64}$/, message: t('web.headerRule') }]}><Input placeholder={t('web.header')} /></Form.Item>
         <Form.Item name="value" rules={[{ required: true, whitespace: true, max: 255, message: t('web.required') }]}><Input placeholder={t('web.value')} /></Form.Item>
-        <Form.Item name="userId"><InputNumber placeholder="userId" min={1} /></Form.Item>
+        <Form.Item name="userId"><InputNumber placeholder={t('web.userId')} aria-label={t('web.userId')} min={1} /></Form.Item>
         <Button htmlType="submit" type="primary">{t('web.new')}</Button>
       </Form>
       <Table<GreyRule> rowKey="ruleId" size="small" dataSource={rows} pagination={false} onRow={rowProps}
@@ -138,7 +138,7 @@ function TableAudit() {
       <Form form={form} layout="inline" style={{ marginBottom: 12 }} onFinish={async (v) => { await api.saveAuditConfig({ ...v, tableAlias: v.tableAlias || '', enabled: true }); form.resetFields(); reload(); }}>
         <Form.Item name="serverName" rules={[{ required: true, max: 64, message: t('web.required') }]}><Input placeholder={t('web.serverName')} /></Form.Item>
         <Form.Item name="tableName" rules={[{ required: true, max: 128, message: t('web.required') }]}><Input placeholder={t('web.tableName')} /></Form.Item>
-        <Form.Item name="tableAlias" rules={[{ max: 128 }]}><Input placeholder="tableAlias" /></Form.Item>
+        <Form.Item name="tableAlias" rules={[{ max: 128 }]}><Input placeholder={t('web.tableAlias')} /></Form.Item>
         <Button htmlType="submit" type="primary">{t('web.new')}</Button>
       </Form>
       <Table<AuditConfig> rowKey="id" size="small" dataSource={rows} pagination={false} onRow={rowProps}
