@@ -578,11 +578,11 @@ function gaugeChart(c: Ctx, percentage: boolean): Json {
         color: '#6b7489',
         formatter: (v: number) => (percentage ? formatPercent(v / 100, 0, c.locale) : compactNumber(v, c.locale, vf)),
       },
-      title: { show: true, offsetCenter: [0, '104%'], fontSize: 12, overflow: 'truncate', width: 80 },
+      title: { show: true, offsetCenter: [0, '112%'], fontSize: 12, overflow: 'truncate', width: 80 },
       detail: {
         valueAnimation: false,
         fontSize: fontSize(label.fontSize, 16),
-        offsetCenter: [0, '72%'],
+        offsetCenter: [0, '80%'],
         formatter: (v: number) => (!Number.isFinite(v) || raw === null ? '-' : percentage ? pct(v / 100) : short(v)),
         color: label.color || 'inherit',
       },
