@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from atrium.kernel import systems
-from atrium.kernel.identity.password_rule import rule_of
+from atrium.kernel.identity.password_rule import rule_from
 from atrium.kernel.models import PasswordStrategy, Tenant, User
 from atrium.sdk.context import SessionUser, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
@@ -73,7 +73,7 @@ def password_info(su: SessionUser, kernel: Kernel) -> dict[str, Any]:
     if user is None:
         raise NotLoggedIn()
     st = strategy(su.tenant_id)
-    tips = rule_of(su.tenant_id).tips(kernel.t)
+    tips = rule_from(st).tips(kernel.t)
     if user.portal_type == "sso":
         return {"pop": False, "optType": 2, "reason": "", "pwdTips": tips}
     if user.must_change_pwd:

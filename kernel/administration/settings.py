@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from atrium.kernel import menus
 from atrium.kernel.administration.common import audit, member, target_tenant
-from atrium.kernel.identity.password_rule import rule_of
+from atrium.kernel.identity.password_rule import rule_from
 from atrium.kernel.models import DictItem, GreyRule, PasswordStrategy, ServerConfig
 from atrium.sdk.accounts import (
     DictionaryIdIn,
@@ -90,7 +90,7 @@ class KernelSettings:
         tid = target_tenant(query.tenantId)
         with tenant_scope(tid):
             row = session().execute(select(PasswordStrategy)).scalar()
-        return _strategy_answer(row, tid, self.kernel.t)
+        return _strategy_answer(row, self.kernel.t)
 
     def save_password_strategy(self, body: PasswordStrategyIn) -> dict[str, Any]:
         if body.maxLength < body.minLength:
@@ -107,7 +107,7 @@ class KernelSettings:
             row.allow_symbols = body.allowSymbols
             db.flush()
         audit("password.strategy", tid, tid, after=body.model_dump(exclude={"tenantId"}))
-        return _strategy_answer(row, tid, self.kernel.t)
+        return _strategy_answer(row, self.kernel.t)
 
     def dictionaries(self, query: DicTypeQuery) -> dict[str, Any]:
         db = session()
@@ -235,10 +235,10 @@ class KernelSettings:
 
 
 def _strategy_answer(
-    row: PasswordStrategy | None, tenant_id: int, translate: Callable[..., str]
+    row: PasswordStrategy | None, translate: Callable[..., str]
 ) -> dict[str, Any]:
     """The stored strategy, or the spec's defaults, with the rule it makes as the screens show it."""
-    rule = rule_of(tenant_id)
+    rule = rule_from(row)
     return {
         "minLength": rule.min_length,
         "maxLength": rule.max_length,

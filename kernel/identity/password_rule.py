@@ -65,7 +65,11 @@ def rule_of(tenant_id: int | None) -> PasswordRule:
     if tenant_id is None:
         return PasswordRule()
     with tenant_scope(tenant_id):
-        row = session().execute(select(PasswordStrategy)).scalar()
+        return rule_from(session().execute(select(PasswordStrategy)).scalar())
+
+
+def rule_from(row: PasswordStrategy | None) -> PasswordRule:
+    """The rule a stored strategy makes (the spec's default without one), for callers that hold the row."""
     if row is None:
         return PasswordRule()
     return PasswordRule(row.min_length, row.max_length, bool(row.allow_symbols))

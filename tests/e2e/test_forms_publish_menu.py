@@ -7,26 +7,16 @@ from __future__ import annotations
 import re
 import secrets
 
-import httpx
 import pytest
 from conftest import sign_in
 from playwright.sync_api import expect
+from test_forms_menu_import import api
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 LOAD = 30000
 TREE = ".ant-select-dropdown:not(.ant-select-dropdown-hidden)"
-
-
-def api(base: str, account: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=30, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def drop_menu(base: str, code: str) -> None:
