@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
 import { g2plotTexts, type InspectedNode } from './inspect';
 import { scheduleDraw } from './drawQueue';
 
-const NO_SIZE: { width?: number; height?: number } = {};
 
 const TEXT_DIRECTIONS = new Set(['ltr', 'rtl', 'inherit']);
 
@@ -37,7 +37,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
   // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
-  const [size, setSize] = useState<{ width?: number; height?: number }>(NO_SIZE);
+  const [size, setSize] = useState<PlotSize>(NO_SIZE);
   const sized = ANTV_SIZED_KINDS.has(view.type) ? size : NO_SIZE;
   const built = useMemo(() => buildAntvOptions(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
@@ -92,20 +92,9 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
 
   useEffect(() => {
     const node = el.current;
-    let ro: ResizeObserver | null = null;
-    if (node && typeof ResizeObserver !== 'undefined') {
-      const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
-      const measure = () => {
-        const width = step(node.clientWidth);
-        const height = step(node.clientHeight);
-        setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
-      };
-      measure();
-      ro = new ResizeObserver(measure);
-      ro.observe(node);
-    }
+    const stop = node ? watchPlotSize(node, setSize) : undefined;
     return () => {
-      ro?.disconnect();
+      stop?.();
       plot.current?.destroy();
       plot.current = null;
     };

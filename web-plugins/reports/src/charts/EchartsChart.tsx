@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
 import { echartsTexts, type InspectedNode } from './inspect';
@@ -18,7 +19,6 @@ export interface ChartProps {
   onClick?: (click: ChartClick) => void;
 }
 
-const NO_SIZE: { width?: number; height?: number } = {};
 
 /** An echarts chart; the engine chunk loads with the first one. */
 export default function EchartsChart({ view, data, build, onClick }: ChartProps) {
@@ -27,7 +27,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
   // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
-  const [size, setSize] = useState<{ width?: number; height?: number }>(NO_SIZE);
+  const [size, setSize] = useState<PlotSize>(NO_SIZE);
   const sized = SIZED_KINDS.has(view.type) ? size : NO_SIZE;
   const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
@@ -88,23 +88,14 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
 
   useEffect(() => {
     const node = el.current;
-    if (!node || typeof ResizeObserver === 'undefined') return undefined;
-    const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
-    const measure = () => {
-      const width = step(node.clientWidth);
-      const height = step(node.clientHeight);
-      setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
-    };
-    measure();
-    const ro = new ResizeObserver(() => {
+    if (!node) return undefined;
+    const stop = watchPlotSize(node, setSize, () => {
       const c = chart.current;
       // the first notification comes with the size the chart was drawn at: no second draw for it
       if (c && (c.getWidth() !== node.clientWidth || c.getHeight() !== node.clientHeight)) c.resize();
-      measure();
     });
-    ro.observe(node);
     return () => {
-      ro.disconnect();
+      stop();
       chart.current?.dispose();
       chart.current = null;
     };

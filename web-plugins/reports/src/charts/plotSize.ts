@@ -1,0 +1,29 @@
+/** A chart's box as its options are built for: unknown until measured. */
+export type PlotSize = { width?: number; height?: number };
+
+/** Before the first measure: the options take their defaults. */
+export const NO_SIZE: PlotSize = {};
+
+/** Watches a chart's box and reports its size in 10-px steps, so the chart is built again for a real change
+ * of size and not for a pixel's jitter. `onResize` runs first on every change the observer sees. Answers
+ * the way to stop watching. */
+export function watchPlotSize(
+  node: HTMLElement,
+  setSize: (update: (s: PlotSize) => PlotSize) => void,
+  onResize?: () => void,
+): () => void {
+  if (typeof ResizeObserver === 'undefined') return () => undefined;
+  const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
+  const measure = () => {
+    const width = step(node.clientWidth);
+    const height = step(node.clientHeight);
+    setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+  };
+  measure();
+  const ro = new ResizeObserver(() => {
+    onResize?.();
+    measure();
+  });
+  ro.observe(node);
+  return () => ro.disconnect();
+}
