@@ -331,3 +331,44 @@ def test_every_recorded_action_has_words_in_every_language():
         words = json.loads((ROOT / "i18n" / loc / "admin.json").read_text("utf-8"))["audit"]
         missing = sorted(a for a in actions if not words["action"].get(a))
         assert not missing, (loc, missing)
+
+
+# ---------------------------------------------------------------------------
+# every field a record names has words
+# ---------------------------------------------------------------------------
+
+CODE_LIKE = re.compile(r"^(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:-[a-z]+)+)$")  # menuCode, zh-cn
+
+
+def test_every_changed_field_of_the_console_writes_reads_in_words(admin_client):
+    code = f"words-{secrets.token_hex(3)}"
+    menu = admin_client.ok(
+        "POST",
+        f"{A}/menus",
+        json={
+            "menuCode": code,
+            "menuName": "Worded menu",
+            "menuEnName": {"zh-cn": "菜单", "en-us": "Menu"},
+            "menuUrl": f"/{code}",
+            "isCache": True,
+            "subscriptStatus": 1,
+        },
+    )
+    assert menu["menuId"]
+    admin_client.ok("POST", f"{A}/menus", json={"menuCode": code, "menuName": "Worded menu 2", "isFetch": True})
+    names = {"zh-cn": "甲", "en-us": "A"}
+    admin_client.ok("POST", f"{A}/dictionaries", json={"dicType": code, "dicCode": "a", "names": names})
+    admin_client.ok("POST", f"{A}/password-strategy", json={"minLength": 8, "maxLength": 16, "allowSymbols": True})
+
+    for locale in LOCALES:
+        reader = AtriumClient(admin_client.http, locale)
+        reader.headers["authorization"] = admin_client.headers["authorization"]
+        rows = [r for r in trail(reader) if r["action"] in ("menu.save", "dictionary.save", "password.strategy")]
+        assert {"menu.save", "dictionary.save", "password.strategy"} <= {r["action"] for r in rows}
+        raw = {
+            (r["action"], c["field"], c["label"])
+            for r in rows
+            for c in r["changes"]
+            if any(CODE_LIKE.match(word) for word in re.split(r"\s*/\s*", c["label"]))
+        }
+        assert not raw, (locale, sorted(raw))
