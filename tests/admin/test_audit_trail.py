@@ -355,16 +355,19 @@ def test_every_changed_field_of_the_console_writes_reads_in_words(admin_client):
         },
     )
     assert menu["menuId"]
-    admin_client.ok("POST", f"{A}/menus", json={"menuCode": code, "menuName": "Worded menu 2", "isFetch": True})
+    renamed = {"menuCode": code, "menuName": "Worded menu 2", "isFetch": True}
+    admin_client.ok("POST", f"{A}/menus", json=renamed)
     names = {"zh-cn": "甲", "en-us": "A"}
     admin_client.ok("POST", f"{A}/dictionaries", json={"dicType": code, "dicCode": "a", "names": names})
-    admin_client.ok("POST", f"{A}/password-strategy", json={"minLength": 8, "maxLength": 16, "allowSymbols": True})
+    rule = {"minLength": 8, "maxLength": 16, "allowSymbols": True}
+    admin_client.ok("POST", f"{A}/password-strategy", json=rule)
 
     for locale in LOCALES:
         reader = AtriumClient(admin_client.http, locale)
         reader.headers["authorization"] = admin_client.headers["authorization"]
-        rows = [r for r in trail(reader) if r["action"] in ("menu.save", "dictionary.save", "password.strategy")]
-        assert {"menu.save", "dictionary.save", "password.strategy"} <= {r["action"] for r in rows}
+        actions = {"menu.save", "dictionary.save", "password.strategy"}
+        rows = [r for r in trail(reader) if r["action"] in actions]
+        assert actions <= {r["action"] for r in rows}
         raw = {
             (r["action"], c["field"], c["label"])
             for r in rows
