@@ -10,7 +10,7 @@ from atrium.kernel.api.deps import kernel
 from atrium.kernel.identity import modes, service
 from atrium.kernel.identity.dialcodes import foreign_number_message
 from atrium.kernel.identity.register import tenant_for
-from atrium.kernel.identity.sessions import revoke_family
+from atrium.kernel.identity.sessions import lifetimes, revoke_family
 from atrium.kernel.models import Tenant, User
 from atrium.kernel.systems import check_system_usable
 from atrium.sdk.context import current_context, unscoped
@@ -169,11 +169,12 @@ class RefreshIn(BaseModel):
 
 
 @router.post("/base-user/refresh-token", public=True, body=RefreshIn)
-def refresh_token(body: RefreshIn) -> dict[str, str]:
+def refresh_token(body: RefreshIn) -> dict[str, Any]:
     """Spend a refresh token for a new token pair."""
-    pair, _user = kernel().auth.rotate(body.refreshToken)
+    k = kernel()
+    pair, _user = k.auth.rotate(body.refreshToken)
     current_context().response_headers.update(pair.headers())
-    return pair.headers()
+    return {**pair.headers(), **lifetimes(k.settings)}
 
 
 @router.get("/base-user/logout")
@@ -225,6 +226,7 @@ def change_tenant(query: TenantSwitchQuery) -> dict[str, Any]:
     return {
         "authorization": result.pair.access,
         "refresh-authorization": result.pair.refresh,
+        **result.lifetimes,
         "parentTenantId": tenant.parent_id if tenant else None,
         "useLimitCode": tenant.use_limit_code if tenant else "",
         "tenantId": query.tenantId,

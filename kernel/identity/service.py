@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from atrium.kernel.identity import modes
 from atrium.kernel.identity.passwords import hash_password, needs_rehash, verify_password
-from atrium.kernel.identity.sessions import TokenPair, issue_tokens
+from atrium.kernel.identity.sessions import TokenPair, issue_tokens, lifetimes
 from atrium.kernel.models import DEFAULT_SYSTEM, LoginLog, Membership, Tenant, TenantSystem, User
 from atrium.sdk.context import current_context, tenant_scope, unscoped
 from atrium.sdk.db import session, utcnow
@@ -48,11 +48,13 @@ class LoginResult:
     tenant: Tenant
     is_supervisor: bool
     system_code: str
+    lifetimes: dict[str, int]
 
     def answer(self) -> dict[str, Any]:
         return {
             "authorization": self.pair.access,
             "refresh-authorization": self.pair.refresh,
+            **self.lifetimes,
             "isSuperAdmin": 1 if self.user.is_super_admin else 0,
             "isAdmin": 2 if self.is_supervisor else 0,
             "userId": self.user.id,
@@ -242,7 +244,7 @@ def complete_login(
         db.add(LoginLog(user_id=user.id, ip=ctx.client_ip, user_agent=ctx.user_agent))
         db.flush()
     kernel.emit("login", tenant_id=tenant.id, user_id=user.id, system_code=system)
-    return LoginResult(pair, user, tenant, member.is_supervisor, system)
+    return LoginResult(pair, user, tenant, member.is_supervisor, system, lifetimes(kernel.settings))
 
 
 def decode_magic(value: str) -> str:

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import ColumnElement, select, update
@@ -68,6 +68,12 @@ class RefreshGrace:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def lifetimes(settings: Any) -> dict[str, int]:
+    """How long the browser keeps its tokens (`tokenMinutes`, `refreshTokenMinutes`): the server's settings,
+    so that an idle user is signed out when the refresh token ends, not when a cookie guessed so."""
+    return {"tokenMinutes": settings.token_minutes, "refreshTokenMinutes": settings.refresh_token_minutes}
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from conftest import shot, sign_in
 from playwright.sync_api import expect
@@ -64,3 +65,25 @@ def test_root_redirects_to_portal(admin_page, live_server):
     admin_page.wait_for_url("**/portal")
     expect(admin_page.get_by_test_id("portal-page")).to_be_visible()
     shot(admin_page, "03-portal")
+
+
+def test_a_user_back_after_the_token_cookie_ended_stays_signed_in(page, live_server):
+    """The token cookie lasts a day; the refresh cookie as long as the server's refresh token (a week by
+    default): a user back on the second day is renewed, not sent to sign in again."""
+    sign_in(page, live_server.url)
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    now = time.time()
+    assert abs(cookies["Atrium-Token"]["expires"] - now - 86_400) < 600
+    assert abs(cookies["Atrium-Refresh-Token"]["expires"] - now - 7 * 86_400) < 600
+    page.context.clear_cookies(name="Atrium-Token")
+    page.goto(live_server.url + "/person-info")
+    expect(page.get_by_test_id("person-info")).to_be_visible()
+    assert page.url.endswith("/person-info")
+    assert "Atrium-Token" in {c["name"] for c in page.context.cookies()}
+    # a refresh token the server no longer honours ends at the sign-in page, without an error
+    page.context.clear_cookies(name="Atrium-Token")
+    page.context.add_cookies([{"name": "Atrium-Refresh-Token", "value": "spent", "url": live_server.url}])
+    page.goto(live_server.url + "/person-info")
+    page.wait_for_url("**/login")
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    assert page.page_errors == []

@@ -286,3 +286,24 @@ def test_a_lookup_begun_before_a_sign_out_does_not_answer_or_keep_the_old_sessio
     assert calls[-2:] == ["signed out", h]
     assert kernel.local.get(SESSIONS, h) is None
     assert user_client.get(ME)["code"] == -1
+
+
+def test_sign_in_and_refresh_answers_tell_the_browser_how_long_to_keep_the_tokens(person, kernel):
+    """The browser's cookies follow the server's lifetimes: an idle user keeps the refresh token as long
+    as the server honours it, not the access token's half day."""
+    lifetimes = {
+        "tokenMinutes": kernel.settings.token_minutes,
+        "refreshTokenMinutes": kernel.settings.refresh_token_minutes,
+    }
+    assert lifetimes["refreshTokenMinutes"] > lifetimes["tokenMinutes"]
+    p = person()
+    assert {k: p.client.profile[k] for k in lifetimes} == lifetimes
+    # a browser back after its token cookie ended holds only the refresh token (as cookie and header)
+    refresh = p.client.headers["refreshAuthorization"]
+    returning = AtriumClient(p.client.http)
+    returning.headers["refreshAuthorization"] = refresh
+    renewed = returning.ok(
+        "POST", "/api/base/base-user/refresh-token", json={"params": {"refreshToken": refresh}}
+    )
+    assert {k: renewed[k] for k in lifetimes} == lifetimes
+    assert bare(p.client, renewed["authorization"]).ok("GET", ME)["userId"] == p.user_id

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import './shims';
 import {
   EventBus, SHARED, acceptPlugin, bus, closeAll, closeOthers, closeTab, definePlugin, globalSingleton, isCompatibleSdk,
-  localeText, openTab, permissions, hasButton, type TabView,
+  localeText, openTab, permissions, hasButton, session, REFRESH_COOKIE, TOKEN_COOKIE, type TabView,
 } from '../../sdk/web/src/index';
 
 const tab = (path: string, extra: Partial<TabView> = {}): TabView => ({ key: path, path, fullPath: path, title: path, ...extra });
@@ -90,5 +90,32 @@ test('localeText reads JSON maps and plain text', () => {
 test('SHARED lists every singleton of the architecture', () => {
   for (const name of ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'react-router', 'antd', 'i18next', 'react-i18next', '@atrium/sdk']) {
     assert.ok(SHARED[name], name);
+  }
+});
+
+test('the token cookie lasts a day and the refresh cookie as long as the server keeps the refresh token', () => {
+  const g = globalThis as any;
+  const jar = g.document;
+  const written: Record<string, number> = {};
+  g.document = {
+    get cookie(): string {
+      return jar.cookie;
+    },
+    set cookie(value: string) {
+      const name = decodeURIComponent(value.slice(0, value.indexOf('=')));
+      const expires = /expires=([^;]+)/.exec(value)?.[1];
+      if (expires) written[name] = (new Date(expires).getTime() - Date.now()) / 86_400_000;
+      jar.cookie = value;
+    },
+  };
+  try {
+    session.signIn({ authorization: 'acc', 'refresh-authorization': 'ref', tokenMinutes: 720, refreshTokenMinutes: 14 * 1440 });
+    assert.ok(Math.abs(written[TOKEN_COOKIE] - 1) < 0.01, `token cookie: ${written[TOKEN_COOKIE]} days`);
+    assert.ok(Math.abs(written[REFRESH_COOKIE] - 14) < 0.01, `refresh cookie: ${written[REFRESH_COOKIE]} days`);
+    session.setTokens('acc-2', 'ref-2'); // a renewal in a response's headers keeps the lifetimes it was told
+    assert.ok(Math.abs(written[REFRESH_COOKIE] - 14) < 0.01);
+    assert.equal(session.getRefreshToken(), 'ref-2');
+  } finally {
+    g.document = jar;
   }
 });

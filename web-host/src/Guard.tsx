@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Spin } from 'antd';
-import { bus, request, session, useSession } from '@atrium/sdk';
+import { REFRESH_COOKIE, bus, removeCookie, request, session, useSession } from '@atrium/sdk';
 import { bootstrapSession } from './api';
 import { store, useStore } from './store';
 import { BootError } from './pages/errorPages';
@@ -12,6 +12,32 @@ export function FullPageSpin() {
       <Spin size="large" />
     </div>
   );
+}
+
+/**
+ * The token cookie lasts a day, the refresh cookie as long as the server's refresh token: a user back after
+ * a day away is renewed with it instead of being sent to sign in again.
+ */
+async function tryTokenRefresh(): Promise<boolean> {
+  const refreshToken = session.getRefreshToken();
+  if (!refreshToken) return false;
+  try {
+    const data = await request<Record<string, any>>('base/base-user/refresh-token', {
+      method: 'POST',
+      data: { refreshToken },
+      silent: true,
+      signedOutAnswer: true,
+    });
+    if (data?.authorization) {
+      session.setLifetimes(data);
+      session.setTokens(data.authorization, data['refresh-authorization']);
+      return true;
+    }
+  } catch {
+    /* spent or ended: forget it and go on to the next way back in */
+  }
+  removeCookie(REFRESH_COOKIE);
+  return false;
 }
 
 /** Cloud-identity refresh: with a stored domain and sso tokens, ask the server for a new session. */
@@ -77,13 +103,22 @@ export function Guard() {
 
   useEffect(() => {
     if (token || urlToken || ssoState !== 'idle') return;
-    bus.emit('watermark:clear');
-    session.setUser(undefined);
     const sso = session.sso;
-    if (sso.domainName && sso.ssoToken && sso.ssoRefreshToken) {
+    const canRenew = Boolean(session.getRefreshToken());
+    if (canRenew || (sso.domainName && sso.ssoToken && sso.ssoRefreshToken)) {
       setSsoState('trying');
-      void trySsoRefresh().then((ok) => setSsoState(ok ? 'idle' : 'failed'));
+      void tryTokenRefresh()
+        .then((ok) => ok || trySsoRefresh())
+        .then((ok) => {
+          if (!ok) {
+            bus.emit('watermark:clear');
+            session.setUser(undefined);
+          }
+          setSsoState(ok ? 'idle' : 'failed');
+        });
     } else {
+      bus.emit('watermark:clear');
+      session.setUser(undefined);
       setSsoState('failed');
     }
   }, [token, urlToken, ssoState]);

@@ -168,6 +168,7 @@ export async function logout({ revoked = false }: { revoked?: boolean } = {}): P
 export async function switchTenant(tenantId: string | number): Promise<void> {
   const systemCode = session.getSystemCode();
   const data = await request<Record<string, any>>('base/base-user/change-tenant', { method: 'POST', params: { tenantId, systemCode }, data: {} });
+  session.setLifetimes(data);
   session.setTokens(data.authorization, data['refresh-authorization']);
   session.updateProfile({ tenantId: data.tenantId ?? tenantId });
   permissions.clear();

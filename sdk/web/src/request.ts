@@ -44,6 +44,8 @@ export interface RequestOptions {
   blob?: boolean;
   timeout?: number;
   signal?: AbortSignal;
+  /** A not-signed-in answer is this call's own result (a token refresh tried), not a lost session to end. */
+  signedOutAnswer?: boolean;
 }
 
 export class RequestError extends Error {
@@ -307,7 +309,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   renewTokens(response.headers);
 
   if (response.status === 401) {
-    if (sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
+    if (!options.signedOutAnswer && sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
     throw new RequestError(stockMessage(401), -1, 401);
   }
   if (options.blob && response.ok) {
@@ -330,7 +332,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   }
   const relayFailure = response.status === 500 && /token ?relay/i.test(envelope.msg || '');
   if (envelope.code === NOT_LOGGED_IN || relayFailure) {
-    if (sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
+    if (!options.signedOutAnswer && sessionStillCurrent(headers.authorization)) void handleNotLoggedIn();
     throw new RequestError(envelope.msg || stockMessage(-1), -1, response.status, envelope.data);
   }
   if (SUCCESS_CODES.includes(envelope.code)) {

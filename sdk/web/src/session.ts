@@ -73,6 +73,10 @@ const SYSTEM_KEY = 'atrium.systemCode';
 const SSO_KEY = 'atrium.sso';
 const REDIRECT_KEY = 'atrium.redirect';
 const LIFETIME_KEY = 'atrium.tokenMinutes';
+const REFRESH_LIFETIME_KEY = 'atrium.refreshTokenMinutes';
+/** The token cookie lasts the spec's one day at least; the server's token may end sooner and is renewed. */
+const TOKEN_COOKIE_DAYS = 1;
+const DEFAULT_REFRESH_MINUTES = 7 * 24 * 60;
 /** Chat history and other per-user keys removed at sign-out. */
 const PER_USER_KEYS = ['atrium.chatHistory', 'atrium.visitedTabs', 'atrium.buttons'];
 
@@ -122,15 +126,28 @@ class SessionStore {
     local.set(LIFETIME_KEY, minutes);
   }
 
+  /** Refresh-token lifetime in minutes (the server's value): the refresh cookie lasts as long. */
+  get refreshTokenMinutes(): number {
+    return local.get<number>(REFRESH_LIFETIME_KEY, DEFAULT_REFRESH_MINUTES) || DEFAULT_REFRESH_MINUTES;
+  }
+
+  /** Keeps the lifetimes a sign-in or refresh answer carries (`tokenMinutes`, `refreshTokenMinutes`). */
+  setLifetimes(data: Record<string, unknown>): void {
+    if (typeof data.tokenMinutes === 'number' && data.tokenMinutes > 0) local.set(LIFETIME_KEY, data.tokenMinutes);
+    if (typeof data.refreshTokenMinutes === 'number' && data.refreshTokenMinutes > 0) {
+      local.set(REFRESH_LIFETIME_KEY, data.refreshTokenMinutes);
+    }
+  }
+
   setTokens(token?: string | null, refreshToken?: string | null): void {
-    const days = this.tokenMinutes / 1440;
-    if (token) setCookie(TOKEN_COOKIE, token, days);
-    if (refreshToken) setCookie(REFRESH_COOKIE, refreshToken, days);
+    if (token) setCookie(TOKEN_COOKIE, token, Math.max(TOKEN_COOKIE_DAYS, this.tokenMinutes / 1440));
+    if (refreshToken) setCookie(REFRESH_COOKIE, refreshToken, this.refreshTokenMinutes / 1440);
     this.changed();
   }
 
   /** Stores the answer of login, going-system or refresh: tokens in cookies, profile in local storage. */
   signIn(data: SignInData): void {
+    this.setLifetimes(data);
     this.setTokens(data.authorization ?? data.token, data['refresh-authorization'] ?? data.refreshToken);
     const profile: Profile = {
       isSuperAdmin: data.isSuperAdmin,
