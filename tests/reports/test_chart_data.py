@@ -322,3 +322,17 @@ def test_a_field_renamed_on_an_axis_shows_its_new_name(acme, admin_client):
     profit_name = by_axis[("yaxis", f["profit"])]
     assert profit_name and profit_name != "Revenue"
     assert [s["name"] for s in answer["data"]["series"]] == ["Revenue", profit_name]
+
+
+@pytest.mark.parametrize("kind", ["bar", "table-info", "table-pivot"])
+def test_the_answer_lists_every_field_of_the_dataset_as_source_fields(acme, admin_client, kind):
+    """`data.sourceFields` (spec 5): all of the dataset's fields, not only the ones on the axes, so that a
+    drill or jump setting can offer them."""
+    f = acme.fields
+    axes: dict[str, Any] = {"xaxis": [{"id": f["region"]}]}
+    if kind != "table-info":
+        axes["yaxis"] = [{"id": f["amount"], "summary": "sum"}]
+    answer = calc(admin_client, view(acme, kind, "antv" if kind.startswith("table") else "echarts", **axes))
+    source = answer["data"]["sourceFields"]
+    assert {s["id"] for s in source} == set(f.values())
+    assert {"id", "name", "dataeaseName", "type"} <= set(source[0])

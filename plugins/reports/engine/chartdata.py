@@ -207,6 +207,7 @@ def compute(
     if field_list is None:
         field_list = datasets.fields_of(ds.id)
     fields = {f.id: f for f in field_list}
+    source_fields = [f.public() for f in field_list]  # the dataset's fields, for drill and jump settings
     kind = view.get("type", "bar")
     view_id = view.get("id")
     xaxis, drill_conds, drill_echo = drill_state(view, req, fields)
@@ -231,6 +232,7 @@ def compute(
             ds, field_list, lambda rel: count_statement(rel, conds), statement_key=("count", tuple(conds))
         )
         data = shape.details(cols, rows)
+        data["sourceFields"] = source_fields
         extra.update(pageNum=page, pageSize=size, resultTotal=int(total[0][0]))
         data.update(pageNum=page, pageSize=size, resultTotal=extra["resultTotal"])
         return {"data": data, "success": True, **extra}
@@ -254,13 +256,16 @@ def compute(
     plan = Plan(dims + ext_dims, q_axes, conds, limit=limit)
 
     if kind == "table-pivot":
-        return {"data": _pivot(ds, field_list, dims, ext_dims, q_axes, conds, plan), "success": True, **extra}
+        data = _pivot(ds, field_list, dims, ext_dims, q_axes, conds, plan)
+        data["sourceFields"] = source_fields
+        return {"data": data, "success": True, **extra}
 
     rows = _rows(ds, field_list, plan)
     truncated = mode != "custom" and len(rows) > report_settings().max_groups
     rows = rows[: report_settings().max_groups] if truncated else rows
     data = shape.chart(dims, ext_dims, quotas, rows, with_derived=True)
     data["truncated"] = truncated
+    data["sourceFields"] = source_fields
     return {"data": data, "success": True, **extra}
 
 
