@@ -1,7 +1,8 @@
 """Demo process: a deployed leave approval (the applicant's start form: days, start date, reason; the
 applicant's step is done as she starts, then the tenant's supervisors approve; long leaves also need a second
-supervisor's sign-off). A tenant whose demo model is an older demo diagram gets this one as a new deployed
-version."""
+supervisor's sign-off). Every named element (and the process) is labelled in the five languages, so lists,
+history and the diagram read in the reader's (`engine.labels`). A tenant whose demo model is an older demo
+diagram (any other text, unlabelled ones among them) gets this one as a new deployed version."""
 
 from __future__ import annotations
 
@@ -19,8 +20,20 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
     xmlns:di="http://www.omg.org/spec/DD/20100524/DI" xmlns:atrium="http://atrium.dev/schema/bpmn"
     id="leave_defs" targetNamespace="http://atrium.dev/bpmn">
   <bpmn:process id="leave_approval" name="Leave approval" isExecutable="true">
+    <bpmn:extensionElements>
+      <atrium:label lang="zh-cn">请假审批</atrium:label>
+      <atrium:label lang="zh-tw">請假審批</atrium:label>
+      <atrium:label lang="en-us">Leave approval</atrium:label>
+      <atrium:label lang="vi-vn">Duyệt nghỉ phép</atrium:label>
+      <atrium:label lang="hu-hu">Szabadság jóváhagyása</atrium:label>
+    </bpmn:extensionElements>
     <bpmn:startEvent id="start" name="Start">
       <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">开始</atrium:label>
+        <atrium:label lang="zh-tw">開始</atrium:label>
+        <atrium:label lang="en-us">Start</atrium:label>
+        <atrium:label lang="vi-vn">Bắt đầu</atrium:label>
+        <atrium:label lang="hu-hu">Kezdés</atrium:label>
         <atrium:formField id="days" type="number" required="true" min="0.5" max="30" label="Days">
           <atrium:label lang="zh-cn">请假天数</atrium:label>
           <atrium:label lang="zh-tw">請假天數</atrium:label>
@@ -44,15 +57,62 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
         </atrium:formField>
       </bpmn:extensionElements>
     </bpmn:startEvent>
-    <bpmn:userTask id="apply" name="Apply" atrium:assigneeType="starter" atrium:completeOnStart="true"/>
-    <bpmn:userTask id="approve" name="Supervisor approval" atrium:assigneeType="supervisor"/>
-    <bpmn:exclusiveGateway id="long" name="More than 3 days?" default="short"/>
-    <bpmn:userTask id="confirm" name="Second approval" atrium:assigneeType="supervisor"/>
-    <bpmn:endEvent id="end" name="End"/>
+    <bpmn:userTask id="apply" name="Apply" atrium:assigneeType="starter" atrium:completeOnStart="true">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">提交申请</atrium:label>
+        <atrium:label lang="zh-tw">提交申請</atrium:label>
+        <atrium:label lang="en-us">Apply</atrium:label>
+        <atrium:label lang="vi-vn">Nộp đơn</atrium:label>
+        <atrium:label lang="hu-hu">Kérelem beadása</atrium:label>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:userTask id="approve" name="Supervisor approval" atrium:assigneeType="supervisor">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">主管审批</atrium:label>
+        <atrium:label lang="zh-tw">主管審批</atrium:label>
+        <atrium:label lang="en-us">Supervisor approval</atrium:label>
+        <atrium:label lang="vi-vn">Quản lý duyệt</atrium:label>
+        <atrium:label lang="hu-hu">Vezetői jóváhagyás</atrium:label>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:exclusiveGateway id="long" name="More than 3 days?" default="short">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">超过3天？</atrium:label>
+        <atrium:label lang="zh-tw">超過3天？</atrium:label>
+        <atrium:label lang="en-us">More than 3 days?</atrium:label>
+        <atrium:label lang="vi-vn">Hơn 3 ngày?</atrium:label>
+        <atrium:label lang="hu-hu">Több mint 3 nap?</atrium:label>
+      </bpmn:extensionElements>
+    </bpmn:exclusiveGateway>
+    <bpmn:userTask id="confirm" name="Second approval" atrium:assigneeType="supervisor">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">二次审批</atrium:label>
+        <atrium:label lang="zh-tw">二次審批</atrium:label>
+        <atrium:label lang="en-us">Second approval</atrium:label>
+        <atrium:label lang="vi-vn">Duyệt lần hai</atrium:label>
+        <atrium:label lang="hu-hu">Második jóváhagyás</atrium:label>
+      </bpmn:extensionElements>
+    </bpmn:userTask>
+    <bpmn:endEvent id="end" name="End">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">结束</atrium:label>
+        <atrium:label lang="zh-tw">結束</atrium:label>
+        <atrium:label lang="en-us">End</atrium:label>
+        <atrium:label lang="vi-vn">Kết thúc</atrium:label>
+        <atrium:label lang="hu-hu">Vége</atrium:label>
+      </bpmn:extensionElements>
+    </bpmn:endEvent>
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="apply"/>
     <bpmn:sequenceFlow id="f2" sourceRef="apply" targetRef="approve"/>
     <bpmn:sequenceFlow id="f3" sourceRef="approve" targetRef="long"/>
     <bpmn:sequenceFlow id="days_gt_3" name="days &gt; 3" sourceRef="long" targetRef="confirm">
+      <bpmn:extensionElements>
+        <atrium:label lang="zh-cn">超过3天</atrium:label>
+        <atrium:label lang="zh-tw">超過3天</atrium:label>
+        <atrium:label lang="en-us">days &gt; 3</atrium:label>
+        <atrium:label lang="vi-vn">hơn 3 ngày</atrium:label>
+        <atrium:label lang="hu-hu">több mint 3 nap</atrium:label>
+      </bpmn:extensionElements>
       <bpmn:conditionExpression>days &gt; 3</bpmn:conditionExpression>
     </bpmn:sequenceFlow>
     <bpmn:sequenceFlow id="short" sourceRef="long" targetRef="end"/>

@@ -56,11 +56,13 @@ def _iso(value: datetime | None) -> str | None:
 # -- models and versions ---------------------------------------------------------------------------------
 
 
-def model_out(m: ProcessModel) -> dict[str, Any]:
+def model_out(m: ProcessModel, deployed: spiff.Compiled | None = None) -> dict[str, Any]:
+    """A model; given its deployed version, its name reads in the reader's language (the designer's
+    answers leave it out: they show the name as saved)."""
     return {
         "modelId": str(m.id),
         "key": m.key,
-        "name": m.name,
+        "name": _process_name(deployed, m.name),
         "category": m.category,
         "latestVersion": m.latest_version,
         "deployedVersion": m.deployed_version,
@@ -135,13 +137,20 @@ def list_models(keyword: str, category: str, page: int, size: int) -> dict[str, 
     rows = list(
         db.execute(q.order_by(ProcessModel.id.desc()).offset((page - 1) * size).limit(size)).scalars()
     )
-    forms = _start_fields(rows)
-    return {"list": [{**model_out(m), "startFields": forms.get(m.id, [])} for m in rows], "total": total}
+    deployed = _deployed(rows)
+    return {
+        "list": [
+            {**model_out(m, deployed.get(m.id)), "startFields": _start_fields(deployed.get(m.id))}
+            for m in rows
+        ],
+        "total": total,
+    }
 
 
-def _start_fields(models: list[ProcessModel]) -> dict[int, list[dict[str, Any]]]:
-    """The start form of each model's deployed version (its start event's fields), read in one statement;
-    the parsed versions are cached, as for starting."""
+def _deployed(models: list[ProcessModel]) -> dict[int, spiff.Compiled]:
+    """Each model's deployed version by model id, read in one statement; the parsed versions are cached, as
+    for starting. A version saved under rules since tightened is left out (it starts with no form, its
+    model shows the name it was saved with)."""
     deployed = {(m.id, m.deployed_version): m for m in models if m.deployed_version is not None}
     if not deployed:
         return {}
@@ -150,15 +159,52 @@ def _start_fields(models: list[ProcessModel]) -> dict[int, list[dict[str, Any]]]
             tuple_(ProcessVersion.model_id, ProcessVersion.version).in_(list(deployed))
         )
     )
-    out: dict[int, list[dict[str, Any]]] = {}
+    out: dict[int, spiff.Compiled] = {}
     for vid, model_id, version, xml in rows:
         try:
-            comp = spiff.compiled(vid, xml, deployed[(model_id, version)].key)
-        except AtriumError:  # a version saved under rules since tightened: it starts with no form
+            out[model_id] = spiff.compiled(vid, xml, deployed[(model_id, version)].key)
+        except AtriumError:
             continue
-        start_node = _start_node(comp)
-        out[model_id] = [f.out() for f in start_node.fields] if start_node is not None else []
     return out
+
+
+def _start_fields(comp: spiff.Compiled | None) -> list[dict[str, Any]]:
+    """The start form of a deployed version (its start event's fields)."""
+    start_node = _start_node(comp) if comp is not None else None
+    return [f.out() for f in start_node.fields] if start_node is not None else []
+
+
+def _versions(version_ids: Iterable[int]) -> dict[int, spiff.Compiled]:
+    """The parsed versions of these ids (the instances a list shows): cached ones as they are, the others
+    read in one statement. One that no longer parses is left out: its rows show the names they stored."""
+    wanted = set(version_ids)
+    out = {vid: comp for vid in wanted if (comp := spiff.cached(vid)) is not None}
+    missing = wanted - set(out)
+    if not missing:
+        return out
+    rows = session().execute(
+        select(ProcessVersion.id, ProcessVersion.xml, ProcessModel.key)
+        .join(ProcessModel, ProcessModel.id == ProcessVersion.model_id)
+        .where(ProcessVersion.id.in_(missing))
+    )
+    for vid, xml, key in rows:
+        try:
+            out[vid] = spiff.compiled(vid, xml, key)
+        except AtriumError:
+            continue
+    return out
+
+
+def _node_name(comp: spiff.Compiled | None, node_id: str, stored: str) -> str:
+    """A task's or step's name for the reader: its element's label in her language, else the name stored
+    with the row (so a row written in another language, or before the label, reads the same)."""
+    return comp.name_of(node_id, stored) if comp is not None else stored
+
+
+def _process_name(comp: spiff.Compiled | None, stored: str) -> str:
+    """A model's or instance's name for the reader: the process's label in her language, else the name
+    stored."""
+    return comp.process_name(stored) if comp is not None else stored
 
 
 def _start_node(comp: spiff.Compiled) -> bpmn.Node | None:
@@ -300,7 +346,7 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     lo = Loaded(inst, comp, spiff.new(comp, values))
     lo.writes.note("start", name=m.name, user_id=user.user_id)
     step(lo, [], initiator=user.user_id)
-    return instance_out(inst)
+    return instance_out(inst, comp)
 
 
 def load(inst: ProcessInstance) -> Loaded:
@@ -440,7 +486,7 @@ def step(lo: Loaded, live: list[TaskRow] | None = None, initiator: int | None = 
     inst.state = spiff.dump(lo.workflow)
     inst.updated_at = now
     store.save_instance(inst)
-    _notify([*opened, *(row for row, _ in created if row.status == OPEN)], inst)
+    _notify([*opened, *(row for row, _ in created if row.status == OPEN)], inst, lo.comp)
 
 
 def _drop_stale(rows: list[TaskRow], writes: store.Writes, now: datetime) -> None:
@@ -489,9 +535,10 @@ def _close_open(instance_id: int) -> None:
         )
 
 
-def _notify(rows: list[TaskRow], inst: ProcessInstance) -> None:
+def _notify(rows: list[TaskRow], inst: ProcessInstance, comp: spiff.Compiled) -> None:
     """Tell the people new tasks wait for through the message plugin's ``send_message`` event: one letter
-    per set of recipients, naming every new task of the step they may do."""
+    per set of recipients, naming every new task of the step they may do. A letter is written once for all
+    its recipients, in the language of the step that sent it: its task and process names too."""
     letters: dict[tuple[tuple[int, ...], tuple[int, ...]], list[str]] = {}
     for row in rows:
         users = set(row.candidates.get("users") or [])
@@ -499,16 +546,17 @@ def _notify(rows: list[TaskRow], inst: ProcessInstance) -> None:
             users.add(inst.started_by)
         roles = set(row.candidates.get("roles") or [])
         if users or roles:
-            letters.setdefault((tuple(sorted(users)), tuple(sorted(roles))), []).append(row.name)
+            name = comp.name_of(row.node_id, row.name)
+            letters.setdefault((tuple(sorted(users)), tuple(sorted(roles))), []).append(name)
     if not letters:
         return
-    svc = services()
+    svc, process = services(), comp.process_name(inst.model_name)
     for (users_to, roles_to), names in letters.items():
         svc.emit(
             "send_message",
             tenant_id=inst.tenant_id,
             user_id=None,
-            content=svc.t("process:notify.new_task", task=", ".join(names), process=inst.model_name),
+            content=svc.t("process:notify.new_task", task=", ".join(names), process=process),
             to_users=list(users_to),
             to_roles=list(roles_to),
         )
@@ -564,7 +612,7 @@ def claim(task_id: int) -> dict[str, Any]:
     if row.claimed_by is None:
         row.claimed_by = current_user().user_id
         store.update_tasks(found.instance.tenant_id, [row])
-    return task_out(row)
+    return task_out(row, comp=_compiled(found.instance.version_id))
 
 
 def complete(
@@ -591,7 +639,7 @@ def complete(
     _done(lo.writes, row, DONE, user.user_id, comment)
     lo.writes.note("complete", node_id=row.node_id, name=row.name, user_id=user.user_id, comment=comment)
     step(lo, found.others)
-    return instance_out(inst)
+    return instance_out(inst, lo.comp)
 
 
 def _done(writes: store.Writes, row: TaskRow, status: str, user_id: int, comment: str) -> None:
@@ -631,7 +679,7 @@ def reject(task_id: int, comment: str) -> dict[str, Any]:
     )
     lo.writes.note("reject", node_id=row.node_id, name=row.name, user_id=user.user_id, comment=comment)
     step(lo, found.others)
-    return instance_out(inst)
+    return instance_out(inst, lo.comp)
 
 
 def _instance_for_change(instance_id: int) -> ProcessInstance:
@@ -659,7 +707,7 @@ def _end(inst: ProcessInstance, status: str, action: str, comment: str) -> dict[
         HistoryEntry(instance_id=inst.id, action=action, user_id=current_user().user_id, comment=comment)
     )
     session().flush()
-    return instance_out(inst)
+    return instance_out(inst, lo.comp)
 
 
 def withdraw(instance_id: int, comment: str) -> dict[str, Any]:
@@ -681,11 +729,12 @@ def cancel(instance_id: int, comment: str) -> dict[str, Any]:
 # -- lists and counts ------------------------------------------------------------------------------------
 
 
-def instance_out(inst: ProcessInstance) -> dict[str, Any]:
+def instance_out(inst: ProcessInstance, comp: spiff.Compiled | None = None) -> dict[str, Any]:
+    """An instance; given its version, its model's name reads in the reader's language."""
     return {
         "processId": str(inst.id),
         "modelKey": inst.model_key,
-        "modelName": inst.model_name,
+        "modelName": _process_name(comp, inst.model_name),
         "status": inst.status,
         "startedBy": inst.started_by,
         "error": inst.error,
@@ -694,19 +743,27 @@ def instance_out(inst: ProcessInstance) -> dict[str, Any]:
     }
 
 
-def task_out(row: ProcessTask | TaskRow, inst: ProcessInstance | None = None) -> dict[str, Any]:
+def task_out(
+    row: ProcessTask | TaskRow, inst: ProcessInstance | None = None, comp: spiff.Compiled | None = None
+) -> dict[str, Any]:
+    """A task (with its instance's model when ``inst`` is given); given the instance's version, its names
+    read in the reader's language."""
     out = {
         "taskId": str(row.id),
         "processId": str(row.instance_id),
         "nodeId": row.node_id,
-        "name": row.name,
+        "name": _node_name(comp, row.node_id, row.name),
         "formKey": row.form_key,
         "status": row.status,
         "claimedBy": row.claimed_by,
         "createdAt": _iso(row.created_at),
     }
     if inst is not None:
-        out.update(modelKey=inst.model_key, modelName=inst.model_name, startedBy=inst.started_by)
+        out.update(
+            modelKey=inst.model_key,
+            modelName=_process_name(comp, inst.model_name),
+            startedBy=inst.started_by,
+        )
     return out
 
 
@@ -758,7 +815,8 @@ def my_tasks(status: str, page: int, size: int) -> dict[str, Any]:
         if ids
         else []
     )
-    return {"list": [task_out(t, i) for t, i in rows], "total": total}
+    comps = _versions(i.version_id for _, i in rows)
+    return {"list": [task_out(t, i, comps.get(i.version_id)) for t, i in rows], "total": total}
 
 
 def my_processes(status: str, page: int, size: int) -> dict[str, Any]:
@@ -768,8 +826,11 @@ def my_processes(status: str, page: int, size: int) -> dict[str, Any]:
         q = q.where(ProcessInstance.status == status)
     db = session()
     total = db.execute(select(func.count()).select_from(q.subquery())).scalar_one()
-    rows = db.execute(q.order_by(ProcessInstance.id.desc()).offset((page - 1) * size).limit(size)).scalars()
-    return {"list": [instance_out(i) for i in rows], "total": total}
+    rows = list(
+        db.execute(q.order_by(ProcessInstance.id.desc()).offset((page - 1) * size).limit(size)).scalars()
+    )
+    comps = _versions(i.version_id for i in rows)
+    return {"list": [instance_out(i, comps.get(i.version_id)) for i in rows], "total": total}
 
 
 def instance_detail(instance_id: int) -> dict[str, Any]:
@@ -805,15 +866,16 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     names = _people([inst.started_by, *(h.user_id for h in history), *(t.done_by for t in tasks)])
     xml = db.execute(select(ProcessVersion.xml).where(ProcessVersion.id == inst.version_id)).scalar_one()
     lo = load(inst)
-    waits = waiting.describe(lo.workflow, lo.comp.nodes) if inst.status == RUNNING else []
+    comp = lo.comp
+    waits = waiting.describe(lo.workflow, comp) if inst.status == RUNNING else []
     return {
-        **instance_out(inst),
-        "xml": xml,
+        **instance_out(inst, comp),
+        "xml": bpmn.localized(xml, comp.labels),
         "variables": spiff.variables(lo.workflow),
         "startedByName": names.get(inst.started_by) if inst.started_by is not None else None,
         "tasks": [
             {
-                **task_out(t),
+                **task_out(t, comp=comp),
                 "doneBy": t.done_by,
                 "doneByName": names.get(t.done_by) if t.done_by is not None else None,
                 "doneAt": _iso(t.done_at),
@@ -824,7 +886,7 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
         "history": [
             {
                 "nodeId": h.node_id,
-                "name": h.name,
+                "name": _step_name(comp, h),
                 "action": h.action,
                 "userId": h.user_id,
                 "userName": names.get(h.user_id) if h.user_id is not None else None,
@@ -837,6 +899,14 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
         "doneNodes": sorted({t.node_id for t in tasks if t.status in (DONE, REJECTED)}),
         "activeNodes": sorted({t.node_id for t in tasks if t.status == OPEN} | {w["nodeId"] for w in waits}),
     }
+
+
+def _step_name(comp: spiff.Compiled, h: HistoryEntry) -> str:
+    """A history step's name for the reader: its element's, or for a step of no element that names
+    something (the start and the end) the process's."""
+    if h.node_id:
+        return comp.name_of(h.node_id, h.name)
+    return comp.process_name(h.name) if h.name else ""
 
 
 def _people(user_ids: Iterable[int | None]) -> dict[int, str]:

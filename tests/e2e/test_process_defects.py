@@ -132,6 +132,8 @@ def test_start_form_and_next_steps_in_chinese(browser, live_server) -> None:
         page.locator("button[type=submit]").click()
         page.wait_for_url("**/home")
         page.goto(base + "/process_manage")
+        # the demo model's name in the reader's language (its process label)
+        expect(page.get_by_test_id("process-model-leave-approval")).to_contain_text("请假审批", timeout=LOAD)
         page.get_by_test_id("process-start-leave-approval").click()
         form = page.get_by_test_id("process-start-form")
         for label in ("请假天数", "开始日期", "请假事由"):

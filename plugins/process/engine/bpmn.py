@@ -13,7 +13,8 @@ from defusedxml import DefusedXmlException
 from lxml import etree
 from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 
-from atrium.plugins.process.engine import expr, startform
+from atrium.plugins.process.engine import expr, labels, startform
+from atrium.plugins.process.engine.labels import Labels
 from atrium.plugins.process.engine.startform import StartField
 from atrium.sdk import BadRequest
 from atrium.sdk.services import services
@@ -66,6 +67,8 @@ SUPPORTED = {
     "extensionElements",
     "text",
 }
+#: children of the process that are no flow nodes (the process's own labels and documentation among them)
+PROCESS_PARTS = {"textAnnotation", "association", "laneSet", "extensionElements", "documentation"}
 HTTP_FIELDS = (
     ("url", "http_url"),
     ("method", "http_method"),
@@ -101,11 +104,13 @@ class Node:
 
 @dataclass
 class Design:
-    """A checked diagram: its root element, the executable process id and its nodes."""
+    """A checked diagram: its root element, the executable process id, its nodes, and the labels of its
+    elements (the process's among them) by element id."""
 
     root: Any
     process_id: str
     nodes: dict[str, Node]
+    labels: dict[str, Labels] = field(default_factory=dict)
 
 
 @dataclass
@@ -256,7 +261,7 @@ def check_design(key: str, xml: str | bytes) -> Design:
         if tag == "sequenceFlow":
             flows.append((el, el.get("sourceRef") or "", el.get("targetRef") or ""))
             continue
-        if el.getparent() is not proc or tag in {"textAnnotation", "association", "laneSet"}:
+        if el.getparent() is not proc or tag in PROCESS_PARTS:
             continue
         if not KEY_FORMAT.match(eid):
             problems.append(Problem("node_id", eid[:64] or tag))
@@ -306,7 +311,22 @@ def check_design(key: str, xml: str | bytes) -> Design:
     _check_flows(flows, nodes, proc, problems)
     if problems:
         raise fail(problems)
-    return Design(root, pid, nodes)
+    return Design(root, pid, nodes, labels.collect(proc))
+
+
+def localized(xml: str, found: dict[str, Labels], lang: str | None = None) -> str:
+    """A copy of a diagram to *view* (not to edit): each labelled element's ``name`` is its label in ``lang``
+    (the reader's by default), so the drawing reads in her language. ``found`` are the diagram's labels by
+    element id (`Design.labels`); without one in that language the diagram is answered as saved."""
+    lang = lang or labels.locale()
+    if not any(lang in each for each in found.values()):
+        return xml
+    root = parse(xml)
+    for el in root.iter(f"{{{BPMN_NS}}}*"):
+        text = found.get(el.get("id") or "", {}).get(lang)
+        if text:
+            el.set("name", text)
+    return str(etree.tostring(root, encoding="unicode"))
 
 
 def _check_http(el: Any, node: Node, problems: list[Problem]) -> None:

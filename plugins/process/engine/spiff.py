@@ -25,7 +25,7 @@ from SpiffWorkflow.specs.MultiChoice import MultiChoice
 from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 
-from atrium.plugins.process.engine import bpmn, expr
+from atrium.plugins.process.engine import bpmn, expr, labels
 from atrium.sdk.kept import Kept
 
 _CACHE_SIZE = 256
@@ -68,7 +68,18 @@ class Compiled:
             raise bpmn.fail([bpmn.Problem("xml_unsupported", "xml", {"reason": str(exc)[:160]})]) from None
         self.nodes = design.nodes
         self.process_id = design.process_id
+        self.labels = design.labels
         _quote_timer_literals(self.spec)
+
+    def name_of(self, element_id: str, stored: str) -> str:
+        """An element's name as the reader sees it: its label in her language, else ``stored`` (the name a
+        task or history row kept, or the element's own)."""
+        return labels.pick(self.labels.get(element_id, {}), stored)
+
+    def process_name(self, stored: str) -> str:
+        """The process's name as the reader sees it: its label in her language, else ``stored`` (the
+        model's name)."""
+        return self.name_of(self.process_id, stored)
 
 
 def _quote_timer_literals(spec: Any) -> None:

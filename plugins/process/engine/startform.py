@@ -8,8 +8,9 @@ A start event lists its fields as ``<atrium:formField>`` elements under ``<bpmn:
 
 ``id`` is the variable the value becomes; ``type`` is ``string`` (one line), ``text`` (several lines),
 ``number`` (with optional ``min`` and ``max``) or ``date`` (``YYYY-MM-DD``); ``label`` is the text shown, with
-one ``<atrium:label lang>`` per language that has its own. The web form and `check_values` apply the same
-rules, so a value refused here is one the form had already refused.
+one ``<atrium:label lang>`` per language that has its own (read as any element's labels are: `labels`). The
+web form and `check_values` apply the same rules, so a value refused here is one the form had already
+refused.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from atrium.plugins.process.engine import labels as element_labels
 from atrium.sdk import BadRequest
-from atrium.sdk.context import current_context
 from atrium.sdk.services import services
 
 ATRIUM_NS = "http://atrium.dev/schema/bpmn"
@@ -58,13 +59,9 @@ class StartField:
             "max": self.max,
         }
 
-    def label_for(self, locale: str) -> str:
-        return self.labels.get(locale) or self.label or self.id
-
-
-def _local(el: Any) -> str:
-    tag = el.tag
-    return tag.split("}", 1)[1] if isinstance(tag, str) and "}" in tag else str(tag)
+    def label_for(self, locale: str | None = None) -> str:
+        """The field's label in ``locale`` (the reader's by default)."""
+        return element_labels.pick(self.labels, self.label or self.id, locale)
 
 
 def _number(text: str) -> float | None:
@@ -107,19 +104,13 @@ def parse(el: Any) -> tuple[list[StartField], list[tuple[str, dict[str, Any]]]]:
         if lo is not None and hi is not None and hi < lo:
             problem("range_order", {})
             continue
-        labels = {
-            (child.get("lang") or "").strip().lower(): (child.text or "").strip()[:100]
-            for child in item
-            if isinstance(child.tag, str) and _local(child) == "label" and (child.text or "").strip()
-        }
-        labels.pop("", None)
         seen.add(fid)
         found.append(
             StartField(
                 id=fid,
                 type=kind,
                 label=(item.get("label") or "").strip()[:100] or fid,
-                labels=labels,
+                labels=element_labels.own(item),
                 required=(item.get("required") or "").strip().lower() in TRUE,
                 min=lo if kind == "number" else None,
                 max=hi if kind == "number" else None,
@@ -189,7 +180,6 @@ def check_values(fields: list[StartField], values: dict[str, Any]) -> dict[str, 
     ``YYYY-MM-DD``, text trimmed; an empty optional field left out). Every broken field is answered at once
     in ``data.errors`` (``{field, rule, message}``), the first one's message as the error's."""
     out = dict(values)
-    locale = current_context().locale
     t = services().t
     errors: list[dict[str, Any]] = []
     first: tuple[str, dict[str, Any]] | None = None
@@ -205,7 +195,7 @@ def check_values(fields: list[StartField], values: dict[str, Any]) -> dict[str, 
             if not rule:
                 out[f.id] = cleaned
                 continue
-        params = {"field": f.label_for(locale), **params}
+        params = {"field": f.label_for(), **params}
         errors.append({"field": f.id, "rule": rule, "message": t(f"process:start.{rule}", **params)})
         first = first or (rule, params)
     if first is not None:

@@ -95,19 +95,24 @@ def due_http(workflow: BpmnWorkflow, now: datetime) -> list[Task]:
     return out
 
 
-def describe(workflow: BpmnWorkflow, nodes: dict[str, bpmn.Node]) -> list[dict[str, Any]]:
+def _name(comp: spiff.Compiled, bpmn_id: str) -> str:
+    node = comp.nodes.get(bpmn_id)
+    return comp.name_of(bpmn_id, node.name) if node is not None else bpmn_id
+
+
+def describe(workflow: BpmnWorkflow, comp: spiff.Compiled) -> list[dict[str, Any]]:
     """What the instance waits for, for its detail page: HTTP tasks with their attempt, timers with their
-    time (both in UTC, as the other times of the API)."""
+    time (both in UTC, as the other times of the API), named in the reader's language."""
     out: list[dict[str, Any]] = []
     http, timers = spiff.waits(workflow)
     for task in http:
-        node = nodes.get(task.task_spec.bpmn_id or "")
+        node = comp.nodes.get(task.task_spec.bpmn_id or "")
         state = http_state(task) or {}
         due = http_due(task)
         out.append(
             {
                 "nodeId": task.task_spec.bpmn_id,
-                "name": node.name if node else task.task_spec.bpmn_id,
+                "name": _name(comp, task.task_spec.bpmn_id or ""),
                 "kind": "http",
                 "attempt": int(state.get("attempt", 1)),
                 "attempts": attempts_of(node),
@@ -115,12 +120,11 @@ def describe(workflow: BpmnWorkflow, nodes: dict[str, bpmn.Node]) -> list[dict[s
             }
         )
     for task in timers:
-        node = nodes.get(task.task_spec.bpmn_id or "")
         due = spiff.timer_due(task)
         out.append(
             {
                 "nodeId": task.task_spec.bpmn_id,
-                "name": node.name if node else task.task_spec.bpmn_id,
+                "name": _name(comp, task.task_spec.bpmn_id or ""),
                 "kind": "timer",
                 "dueAt": _iso(due) if due else None,
             }
