@@ -89,6 +89,7 @@ def test_state_from_another_browser_is_refused(corp_oidc: Any, browser: Any, oth
         ("forged", "could not be verified"),
         ("alg_none", "could not be verified"),
         ("garbage", "cannot be understood"),
+        ("userinfo_other_sub", "someone other than the person its token names"),
     ],
 )
 def test_bad_id_tokens_sign_nobody_in(corp_oidc: Any, browser: Any, behaviour: str, words: str) -> None:
@@ -98,6 +99,42 @@ def test_bad_id_tokens_sign_nobody_in(corp_oidc: Any, browser: Any, behaviour: s
     assert body["code"] == 400, body
     assert words in body["msg"]
     assert body["data"] is None and "authorization" not in browser.last.headers
+
+
+def test_claims_only_at_userinfo(idps: Any, configure: Any, browser: Any) -> None:
+    """An ID token with the subject only: the name and e-mail come from userinfo (same subject)."""
+    configure("oidc", "corp-oidc", oidc_settings(idps), onUnknown="create")
+    idps.idp.person.sub, idps.idp.person.name = "u-userinfo", "Uma Info"
+    idps.idp.person.email = "uma@idp.example"
+    back = follow(start(browser))
+    idps.idp.behaviour = "claims_in_userinfo"
+    data = browser.ok("POST", "/api/base/sso/oidc/login", json={"params": back})
+    assert data["userFullName"] == "Uma Info"
+    browser.headers["authorization"] = data["authorization"]
+    assert browser.ok("GET", "/api/account")["email"] == "uma@idp.example"
+
+
+def test_userinfo_merge_rules() -> None:
+    from atrium.plugins.sso.providers.base import ProviderError
+    from atrium.plugins.sso.providers.oidc import lacks_claims, merge_userinfo
+
+    scopes = "openid profile email"
+    assert lacks_claims({"sub": "a"}, scopes)
+    assert lacks_claims({"sub": "a", "name": "A"}, scopes)
+    assert not lacks_claims({"sub": "a", "preferred_username": "a", "email": "a@x.example"}, scopes)
+    assert not lacks_claims({"sub": "a"}, "openid")
+    assert lacks_claims({"sub": "a", "name": "A", "email": "a@x.example"}, "openid phone")
+    # the ID token wins where it says something; userinfo fills the rest
+    merged = merge_userinfo(
+        {"sub": "a", "iss": "https://op.example", "name": "From Token", "email": ""},
+        {"sub": "a", "name": "From Userinfo", "email": "a@x.example", "email_verified": True},
+    )
+    assert merged["name"] == "From Token" and merged["email"] == "a@x.example"
+    assert merged["iss"] == "https://op.example" and merged["email_verified"] is True
+    for info in ({"sub": "b", "name": "B"}, {"name": "B"}, {"sub": 1}):
+        with pytest.raises(ProviderError) as caught:
+            merge_userinfo({"sub": "a"}, info)
+        assert caught.value.key == "userinfo_subject_mismatch"
 
 
 def test_discovery_naming_another_issuer_is_refused(corp_oidc: Any, browser: Any) -> None:

@@ -1,7 +1,9 @@
 """A local OpenID Connect / OAuth2 provider for tests: discovery, JWKS, authorization code with PKCE,
 signed ID tokens, refresh with rotation, user info, revocation and end-session.
 
-`FakeIdP.behaviour` makes it misbehave on purpose (wrong nonce, foreign issuer, expired or forged token).
+`FakeIdP.behaviour` makes it misbehave on purpose (wrong nonce, foreign issuer, expired or forged token),
+or keep the profile and e-mail claims out of the ID token for its userinfo endpoint only
+(`claims_in_userinfo`), there naming another subject than the ID token's (`userinfo_other_sub`).
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ class FakeIdP:
             claims["nonce"] = nonce
         key = self.key
         b = self.behaviour
+        if b in ("claims_in_userinfo", "userinfo_other_sub"):
+            for name in ("name", "email", "email_verified"):
+                del claims[name]
         if b == "wrong_nonce":
             claims["nonce"] = "not-the-nonce"
         elif b == "wrong_issuer":
@@ -186,6 +191,8 @@ class FakeIdP:
         sub = self.access.get(token)
         if sub is None or token in self.revoked:
             return JSONResponse({"error": "invalid_token"}, status_code=401)
+        if self.behaviour == "userinfo_other_sub":
+            sub = "u-someone-else"
         return JSONResponse({"sub": sub, "id": sub, "name": self.person.name, "email": self.person.email})
 
     async def revoke(self, request: Request) -> Response:

@@ -1,5 +1,10 @@
 """OpenID Connect sign-in: discovery, authorization code with state, nonce and PKCE, ID tokens checked for
-the exact issuer, the audience and a signature by a key of the configured JWKS only."""
+the exact issuer, the audience and a signature by a key of the configured JWKS only.
+
+A provider may leave the profile, e-mail and phone claims out of the ID token and hand them out at its
+userinfo endpoint only (OpenID Connect Core 5.4; oidc-provider's conformIdTokenClaims does so): when the
+ID token lacks the claims of a requested scope, they are read from userinfo with the access token, whose
+`sub` must be the ID token's (Core 5.3.2). The person stays the ID token's issuer and subject."""
 
 from __future__ import annotations
 
@@ -28,6 +33,12 @@ from atrium.plugins.sso.providers.oauth2 import authorize_url, check_url, exchan
 
 ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 DISCOVERY_TTL = 300.0
+#: The claims a sign-in reads, by the scope value that asks for them (OpenID Connect Core 5.4).
+SCOPE_CLAIMS: dict[str, tuple[str, ...]] = {
+    "profile": ("name", "preferred_username"),
+    "email": ("email",),
+    "phone": ("phone_number",),
+}
 _documents: dict[str, tuple[float, dict[str, Any]]] = {}
 
 
@@ -57,6 +68,38 @@ class OidcSettings(ProviderSettings):
         if bad:
             raise ValueError(f"unsupported algorithms {bad}; use asymmetric ones: {', '.join(ALGORITHMS)}")
         return v
+
+
+def lacks_claims(claims: dict[str, Any], scopes: str) -> bool:
+    """Whether a requested scope's claims that a sign-in reads are all absent from these claims."""
+    requested = set(scopes.split())
+    return any(
+        scope in requested and not any(claims.get(name) for name in names)
+        for scope, names in SCOPE_CLAIMS.items()
+    )
+
+
+def merge_userinfo(id_claims: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+    """The userinfo claims under the ID token's (the ID token wins where it has a value); refused unless
+    both name the same subject (OpenID Connect Core 5.3.2)."""
+    sub = info.get("sub")
+    if not isinstance(sub, str) or sub != id_claims.get("sub"):
+        log.warning("userinfo subject mismatch", expected=id_claims.get("sub"), found=sub)
+        raise ProviderError("userinfo_subject_mismatch")
+    return {**info, **{k: v for k, v in id_claims.items() if v is not None and v != ""}}
+
+
+def person(claims: dict[str, Any], tokens: SsoTokens) -> ProviderIdentity:
+    """The person the claims describe; an e-mail the provider says is unverified is not taken."""
+    verified = claims.get("email_verified", True) not in (False, "false")
+    return ProviderIdentity(
+        subject=str(claims["sub"]),
+        name=str(claims.get("name") or claims.get("preferred_username") or ""),
+        email=str(claims.get("email") or "") if verified else "",
+        mobile=str(claims.get("phone_number") or ""),
+        tokens=tokens,
+        claims=claims,
+    )
 
 
 def fetch_cached(url: str, timeout: float, fresh: bool = False) -> dict[str, Any]:
@@ -147,20 +190,22 @@ class OidcProvider(BaseProvider):
     ) -> ProviderIdentity:
         if tokens.id_token:
             claims = self.verify_id_token(settings, tokens.id_token, nonce, subject)
+            if lacks_claims(claims, settings.scopes):
+                claims = self.complete(settings, tokens.access_token, claims)
         elif subject is not None:
             claims = self.userinfo(settings, tokens.access_token)
             if claims.get("sub") != subject:
                 raise ProviderError("id_token_invalid")
         else:
             raise ProviderError("id_token_invalid")
-        return ProviderIdentity(
-            subject=str(claims["sub"]),
-            name=str(claims.get("name") or claims.get("preferred_username") or ""),
-            email=str(claims.get("email") or "") if claims.get("email_verified", True) else "",
-            mobile=str(claims.get("phone_number") or ""),
-            tokens=tokens,
-            claims=claims,
-        )
+        return person(claims, tokens)
+
+    def complete(self, settings: OidcSettings, access_token: str, claims: dict[str, Any]) -> dict[str, Any]:
+        """The ID token's claims with those its provider hands out at userinfo only (when it has one)."""
+        url = self.discovery(settings).get("userinfo_endpoint")
+        if not isinstance(url, str) or not url or not access_token:
+            return claims
+        return merge_userinfo(claims, self.userinfo(settings, access_token))
 
     def userinfo(self, settings: OidcSettings, access_token: str) -> dict[str, Any]:
         url = self.discovery(settings).get("userinfo_endpoint")
@@ -199,13 +244,7 @@ class OidcProvider(BaseProvider):
         info = self.userinfo(settings, new.access_token)
         if not info.get("sub"):
             raise ProviderError("no_subject")
-        return ProviderIdentity(
-            subject=str(info["sub"]),
-            name=str(info.get("name") or ""),
-            email=str(info.get("email") or ""),
-            tokens=new,
-            claims=info,
-        )
+        return person(info, new)
 
     def revoke(self, settings: OidcSettings, tokens: SsoTokens) -> None:
         url = self.discovery(settings).get("revocation_endpoint")
