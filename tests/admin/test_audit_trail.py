@@ -340,7 +340,7 @@ def test_every_recorded_action_has_words_in_every_language():
 CODE_LIKE = re.compile(r"^(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:-[a-z]+)+)$")  # menuCode, zh-cn
 
 
-def test_every_changed_field_of_the_console_writes_reads_in_words(admin_client):
+def test_every_changed_field_of_the_console_writes_reads_in_words(admin_client, tenant_factory):
     code = f"words-{secrets.token_hex(3)}"
     menu = admin_client.ok(
         "POST",
@@ -359,7 +359,7 @@ def test_every_changed_field_of_the_console_writes_reads_in_words(admin_client):
     admin_client.ok("POST", f"{A}/menus", json=renamed)
     names = {"zh-cn": "甲", "en-us": "A"}
     admin_client.ok("POST", f"{A}/dictionaries", json={"dicType": code, "dicCode": "a", "names": names})
-    rule = {"minLength": 8, "maxLength": 16, "allowSymbols": True}
+    rule = {"minLength": 8, "maxLength": 16, "allowSymbols": True, "tenantId": tenant_factory()}
     admin_client.ok("POST", f"{A}/password-strategy", json=rule)
 
     for locale in LOCALES:
