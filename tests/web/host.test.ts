@@ -46,3 +46,75 @@ test('names are cut to 8 characters; the avatar shows the last character', () =>
   assert.equal(avatarText('Alice Zhang'), 'AZ');
   assert.equal(avatarText(''), '?');
 });
+
+import { BROWSER_TIP_KEY, browserTipDue, browserTipShown, isWorkChatAgent } from '../../web-host/src/layout/browserTip';
+import { fetchEntryKey, fetchEntryPath, isFetchMenu, loadMenuFetch, parseFetchEntryKey, resetMenuFetch } from '../../web-host/src/layout/menuFetch';
+import { linkOutdated, previewPanelId } from '../../web-host/src/links';
+import { harness, json } from './helpers';
+
+const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+
+test('the browser tip is shown once, and never in work-chat browsers', () => {
+  localStorage.clear();
+  assert.equal(browserTipDue(CHROME), false);
+  for (const ua of [`${SAFARI} wxwork/4.1`, `${SAFARI} DingTalk/7.0`, `${SAFARI} Feishu/7.1`, `${SAFARI} Lark/7.1`]) {
+    assert.equal(isWorkChatAgent(ua), true, ua);
+    assert.equal(browserTipDue(ua), false, ua);
+  }
+  assert.equal(browserTipDue(SAFARI), true);
+  browserTipShown();
+  assert.ok(localStorage.getItem(BROWSER_TIP_KEY));
+  assert.equal(browserTipDue(SAFARI), false);
+  localStorage.clear();
+});
+
+test('fetch menus: which menus, where entries go, their menu keys', () => {
+  assert.equal(isFetchMenu({ menuId: 1, menuName: 'a', isFetch: 1 }), true);
+  assert.equal(isFetchMenu({ menuId: 1, menuName: 'a', isFetch: true }), true);
+  assert.equal(isFetchMenu({ menuId: 1, menuName: 'a', isFetch: 0 }), false);
+  const menu = { menuId: 7, menuName: 'Partners', path: '/third-view/7', fetchPath: 'partners/list?x=1' };
+  assert.equal(fetchEntryPath(menu, { menuFetchId: '12', fetchItemName: 'A' }), '/partners/list?x=1&menuFetchId=12');
+  assert.equal(fetchEntryPath({ ...menu, fetchPath: '' }, { menuFetchId: '12', fetchItemName: 'A' }), '/third-view/7?menuFetchId=12');
+  assert.equal(fetchEntryPath({ ...menu, fetchPath: 'https://x.example/' }, { menuFetchId: '3', fetchItemName: 'A' }), '/third-view/7?menuFetchId=3');
+  assert.equal(fetchEntryPath({ menuId: 8, menuName: 'x' }, { menuFetchId: '3', fetchItemName: 'A' }), undefined);
+  assert.deepEqual(parseFetchEntryKey(fetchEntryKey(7, 12)), { menuId: '7', entryId: '12' });
+  assert.equal(parseFetchEntryKey('7'), undefined);
+});
+
+test('fetch menu entries are asked once with params menuId', async () => {
+  resetMenuFetch();
+  const h = harness(() => json({ code: 800, data: [{ menuFetchId: '12', fetchItemName: 'Partner', fetchExpand: {} }] }));
+  const first = await loadMenuFetch(7);
+  const again = await loadMenuFetch('7');
+  assert.equal(first.length, 1);
+  assert.equal(again, first);
+  assert.equal(h.calls.length, 1);
+  assert.match(h.calls[0].url, /base\/base-menu-fetch\/find-list$/);
+  assert.equal(h.calls[0].init.method, 'POST');
+  assert.deepEqual(h.calls[0].body, { params: { menuId: 7 } });
+  resetMenuFetch();
+});
+
+test('a link whose time is out; a preview that names no panel', () => {
+  const now = Date.UTC(2026, 0, 1);
+  assert.equal(linkOutdated(null, now), false);
+  assert.equal(linkOutdated('soon', now), false);
+  assert.equal(linkOutdated(String(now - 1), now), true);
+  assert.equal(linkOutdated(String(now + 60000), now), false);
+  assert.equal(linkOutdated(String(Math.floor(now / 1000) - 5), now), true);
+  assert.equal(previewPanelId('/dynamic-report/preview/abc'), 'abc');
+  assert.equal(previewPanelId('/dynamic-report/preview/'), '');
+  assert.equal(previewPanelId('/dynamic-report/preview'), '');
+});
+
+import { tenantDomain } from '../../web-host/src/sso/api';
+
+test('the tenant is found by the host name\'s last two labels by default (domain level 2)', () => {
+  assert.equal(tenantDomain('portal.acme.example'), 'acme.example');
+  assert.equal(tenantDomain('acme.localhost'), 'acme.localhost');
+  assert.equal(tenantDomain('a.b.acme.example', 3), 'b.acme.example');
+  assert.equal(tenantDomain('localhost'), 'localhost');
+  assert.equal(tenantDomain('127.0.0.1'), '127.0.0.1');
+  assert.equal(tenantDomain('[::1]'), '[::1]');
+});

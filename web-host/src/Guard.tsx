@@ -1,10 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Spin } from 'antd';
-import { REFRESH_COOKIE, bus, removeCookie, request, session, useSession } from '@atrium/sdk';
+import { REFRESH_COOKIE, bus, isOpenRoute, removeCookie, request, session, useSession } from '@atrium/sdk';
 import { bootstrapSession } from './api';
 import { store, useStore } from './store';
 import { BootError } from './pages/errorPages';
+
+const OpenPortal = lazy(() => import(/* webpackChunkName: "open-portal" */ './pages/OpenPortal').then((m) => ({ default: m.OpenPortal })));
+
+/** The open route (spec 2.1) the guarded tree serves itself: signed in, an article opens in the shell;
+ * signed out, the portal module shows it without the shell (public articles only). */
+export function isOpenArticle(pathname: string): boolean {
+  return isOpenRoute(pathname) && (pathname === '/knowledge-details' || pathname.startsWith('/knowledge-details/'));
+}
 
 export function FullPageSpin() {
   return (
@@ -127,6 +135,7 @@ export function Guard() {
 
   if (!token) {
     if (ssoState !== 'failed') return <FullPageSpin />;
+    if (isOpenArticle(location.pathname)) return <Suspense fallback={<FullPageSpin />}><OpenPortal /></Suspense>;
     const here = location.pathname + location.search;
     if (location.pathname !== '/portal') session.rememberRedirect(here);
     return <Navigate to="/login" replace />;

@@ -21,9 +21,16 @@ const MainLayout = lazy(() => loadLayout().then((m) => ({ default: m.MainLayout 
 const Register = lazy(() => import(/* webpackChunkName: "register" */ './pages/Register').then((m) => ({ default: m.Register })));
 const ForgotPassword = lazy(() => import(/* webpackChunkName: "register" */ './pages/Register').then((m) => ({ default: m.ForgotPassword })));
 const OpenReports = lazy(() => import(/* webpackChunkName: "open-reports" */ './pages/OpenReports').then((m) => ({ default: m.OpenReports })));
+const PanelPreview = lazy(() => import(/* webpackChunkName: "open-reports" */ './pages/OpenReports').then((m) => ({ default: m.PanelPreview })));
 
 // A signed-in visit needs the layout: its download starts now, beside the session's first requests.
 if (session.isLoggedIn()) void loadLayout();
+
+/** /grid-layout (spec 2.2): a top-level page outside the shell whose purpose the spec does not show; an
+ * empty full-page grid container for a signed-in user. */
+function GridLayout() {
+  return <div className="at-grid-layout" data-testid="grid-layout" style={{ minHeight: '100vh', display: 'grid', background: 'var(--at-bg)' }} />;
+}
 
 function L({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageSpin />}>{children}</Suspense>;
@@ -119,7 +126,10 @@ export function Root() {
             <Route element={<Guard />}>
               <Route path="/portal" element={<L><Portal /></L>} />
               <Route path="/portal/news" element={<L><Portal /></L>} />
-              <Route path="/dynamic-report/preview/*" element={<L><Portal /></L>} />
+              {/* a panel preview: the reports module without the shell, as a shared link, for a signed-in user */}
+              <Route path="/dynamic-report/preview/*" element={<L><PanelPreview /></L>} />
+              <Route path="/dynamic-report/preview" element={<L><PanelPreview /></L>} />
+              <Route path="/grid-layout" element={<GridLayout />} />
               <Route path="*" element={<Shell />} />
             </Route>
           </Routes>

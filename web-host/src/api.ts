@@ -4,6 +4,7 @@ import {
 } from '@atrium/sdk';
 import { endEarlyCalls } from './early';
 import { buildMenuIndex } from './menus';
+import { resetMenuFetch } from './layout/menuFetch';
 import { registerManifest } from './plugins/registry';
 import { store, type Favourite, type PasswordInfo, type SystemSetting } from './store';
 
@@ -55,6 +56,7 @@ function applyMenus(data: MenusAnswer): void {
   const menus = Array.isArray(data) ? data : data?.menus || [];
   const defaultMenu = Array.isArray(data) ? null : data?.defaultMenu || null;
   const index = buildMenuIndex(menus, store.get().flags.chat);
+  resetMenuFetch();
   store.set({ menus: index.tree, index, defaultMenu });
   bus.emit('menus:loaded', index.tree);
 }

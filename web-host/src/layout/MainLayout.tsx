@@ -27,7 +27,7 @@ const DefaultSystemDialog = lazy(() => import(/* webpackChunkName: "dialogs" */ 
 const HelpDrawer = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.HelpDrawer })));
 const ChatPanel = lazy(() => import(/* webpackChunkName: "dialogs" */ '../dialogs/HelpDrawer').then((m) => ({ default: m.ChatPanel })));
 import { useSlot, SlotOutlet } from '../plugins/Slots';
-import { isWorkChatBrowser } from '../sso';
+import { browserTipDue, browserTipShown } from './browserTip';
 import { trackingWhitelist } from './trackingWhitelist';
 
 /** Usage tracking (page visits, marked clicks, remote loads) starts once the first page is drawn; its
@@ -64,11 +64,9 @@ function useBrowserCheck() {
   const t = useT();
   const { notification } = App.useApp();
   useEffect(() => {
-    const ua = navigator.userAgent;
-    if (isWorkChatBrowser(ua)) return;
-    if (!/Chrome|Chromium|Firefox|Edg\//.test(ua)) {
-      notification.warning({ message: t('error.browserTitle'), description: t('error.browser'), duration: 8 });
-    }
+    if (!browserTipDue(navigator.userAgent)) return;
+    browserTipShown();
+    notification.warning({ message: t('error.browserTitle'), description: t('error.browser'), duration: 8 });
   }, [notification, t]);
 }
 

@@ -1,12 +1,47 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { AutoComplete, Badge, Input, Menu, Popover, Tooltip } from 'antd';
+import { AutoComplete, Badge, Input, Menu, Popover, Spin, Tooltip } from 'antd';
 import { AppstoreIcon, DownIcon, FileTextIcon, FolderIcon, MenuFoldIcon, MenuUnfoldIcon, RightIcon, SearchIcon } from '../icons';
 import { request, session, useT, type MenuItem } from '@atrium/sdk';
 import { loadMenuNums } from '../api';
 import { findMenu, menuPath } from '../menus';
 import { setSidebar, store, useStore } from '../store';
 import { menuTitle } from './titles';
+import { fetchEntryKey, fetchEntryPath, isFetchMenu, loadMenuFetch, parseFetchEntryKey, type MenuFetchEntry } from './menuFetch';
+
+/** Fetch menus' entries, loaded when a menu is expanded (undefined: not loaded yet). */
+function useMenuFetch() {
+  const [entries, setEntries] = useState<Record<string, MenuFetchEntry[]>>({});
+  const expand = useCallback((menuId: string) => {
+    void loadMenuFetch(menuId)
+      .then((list) => setEntries((s) => ({ ...s, [menuId]: list })))
+      .catch(() => setEntries((s) => ({ ...s, [menuId]: [] })));
+  }, []);
+  return { entries, expand };
+}
+
+/** A fetch menu's entries in the sider popover: asked when the group is shown. */
+function FetchLinks({ menu, onOpen }: { menu: MenuItem; onOpen: (path: string) => void }) {
+  const t = useT();
+  const { entries, expand } = useMenuFetch();
+  const id = String(menu.menuId);
+  useEffect(() => expand(id), [expand, id]);
+  const list = entries[id];
+  if (!list) return <div className="at-pop-link"><Spin size="small" /></div>;
+  if (!list.length) return <div className="at-pop-link" style={{ opacity: 0.6 }}>{t('menu.fetchEmpty')}</div>;
+  return (
+    <>
+      {list.map((e) => {
+        const path = fetchEntryPath(menu, e);
+        return (
+          <a key={e.menuFetchId} className="at-pop-link" data-testid={`menu-fetch-${e.menuFetchId}`} onClick={() => path && onOpen(path)}>
+            <Label text={e.fetchItemName} limit={105} />
+          </a>
+        );
+      })}
+    </>
+  );
+}
 
 /** One empty list, so that a page outside the menus keeps the memoised side tree. */
 const NO_PARENTS: string[] = [];
@@ -138,7 +173,7 @@ function SiderPopMenu({ tree, collapsed, activeId }: { tree: MenuItem[]; collaps
           </div>
         );
         if (!top.children?.length) return <div key={id}>{collapsed ? <Tooltip title={title} placement="right">{row}</Tooltip> : row}</div>;
-        const nested = top.children.some((c) => c.children?.length);
+        const nested = top.children.some((c) => c.children?.length || isFetchMenu(c));
         const wide = top.children.length > 6;
         const link = (m: MenuItem) => (
           <a key={String(m.menuId)} className="at-pop-link" onClick={() => { setOpen(null); go(navigate, m); }} data-testid={`menu-link-${m.menuId}`}>
@@ -149,6 +184,18 @@ function SiderPopMenu({ tree, collapsed, activeId }: { tree: MenuItem[]; collaps
           <div className="at-pop-menu" style={{ width: 530 }}>
             {top.children.map((g) => {
               const gid = String(g.menuId);
+              if (isFetchMenu(g) && !g.children?.length) {
+                const closed = closedGroups[gid];
+                return (
+                  <div key={gid} className="at-pop-group" data-testid={`menu-fetch-group-${gid}`}>
+                    <div className="at-pop-group-title" onClick={() => setClosedGroups((s) => ({ ...s, [gid]: !closed }))}>
+                      <Label text={menuTitle(g, t.locale)} limit={105} />
+                      {closed ? <RightIcon style={{ fontSize: 10 }} /> : <DownIcon style={{ fontSize: 10 }} />}
+                    </div>
+                    {!closed && <FetchLinks menu={g} onOpen={(path) => { setOpen(null); navigate(path); }} />}
+                  </div>
+                );
+              }
               if (!g.children?.length) return <div key={gid} className="at-pop-group">{link(g)}</div>;
               const closed = closedGroups[gid];
               return (
@@ -226,10 +273,23 @@ export function Sidebar({ inDrawer = false }: { inDrawer?: boolean }) {
     hoverTimer.current = setTimeout(() => void loadMenuNums(keys), 1000);
   };
 
+  const { entries: fetched, expand } = useMenuFetch();
+  const fetchChildren = (m: MenuItem): any[] => {
+    const id = String(m.menuId);
+    const list = fetched[id];
+    if (!list) return [{ key: `fetch-loading:${id}`, disabled: true, label: <Spin size="small" /> }];
+    if (!list.length) return [{ key: `fetch-empty:${id}`, disabled: true, label: t('menu.fetchEmpty') }];
+    return list.map((e) => ({
+      key: fetchEntryKey(id, e.menuFetchId),
+      label: <span data-testid={`menu-fetch-${e.menuFetchId}`} title={textWidth(e.fetchItemName) > 105 ? e.fetchItemName : undefined}>{e.fetchItemName}</span>,
+    }));
+  };
+
   const toItems = (items: MenuItem[], level: number): any[] =>
     items.map((m) => {
       const title = menuTitle(m, t.locale);
       const count = badge(m);
+      const fetch = isFetchMenu(m) && !m.children?.length;
       return {
         key: String(m.menuId),
         icon: level === 0 ? <MenuIcon menu={m} level={0} /> : undefined,
@@ -239,13 +299,25 @@ export function Sidebar({ inDrawer = false }: { inDrawer?: boolean }) {
             {count > 0 && <Badge count={count} overflowCount={99} size="small" />}
           </span>
         ),
-        children: m.children?.length ? toItems(m.children, level + 1) : undefined,
+        children: fetch ? fetchChildren(m) : m.children?.length ? toItems(m.children, level + 1) : undefined,
       };
     });
 
   const mode = inDrawer ? 'inline' : theme.menuMode;
   const width = collapsed ? 64 : mode === 'sider' ? 200 : 220;
-  const onClick = ({ key }: { key: string }) => go(navigate, index?.byId.get(key));
+  const onClick = ({ key }: { key: string }) => {
+    const entry = parseFetchEntryKey(key);
+    if (!entry) return go(navigate, index?.byId.get(key));
+    const menu = index?.byId.get(entry.menuId);
+    const found = fetched[entry.menuId]?.find((e) => String(e.menuFetchId) === entry.entryId);
+    const path = menu && found ? fetchEntryPath(menu, found) : undefined;
+    if (path) navigate(path);
+  };
+  // a fetch menu's entries are asked for when it is expanded
+  const onOpenChange = (keys: string[]) => {
+    for (const k of keys) if (isFetchMenu(index?.byId.get(k)) && !fetched[k]) expand(k);
+    if (mode === 'inline') setOpenKeys(keys);
+  };
 
   return (
     <aside className={`at-sider${device === 'mobile' ? ' no-anim' : ''}${collapsed ? ' at-sider-collapsed' : ''}`} style={{ width: inDrawer ? '100%' : width, height: inDrawer ? '100%' : undefined }} data-testid="sidebar" onMouseEnter={onHover}>
@@ -260,7 +332,7 @@ export function Sidebar({ inDrawer = false }: { inDrawer?: boolean }) {
             items={toItems(tree, 0)}
             selectedKeys={activeId ? [activeId] : []}
             openKeys={mode === 'inline' && !collapsed ? openKeys : undefined}
-            onOpenChange={mode === 'inline' ? (k) => setOpenKeys(k as string[]) : undefined}
+            onOpenChange={(k) => onOpenChange(k as string[])}
             onClick={onClick}
             theme={theme.style === 'dark' ? 'dark' : 'light'}
             style={{ paddingTop: 4 }}

@@ -13,7 +13,7 @@ import { menuTitle } from './titles';
 export const HOME_TAB: TabView = { key: HOME_PATH, path: HOME_PATH, fullPath: HOME_PATH, title: 'home', affix: true };
 
 /** Pages the shell's router draws outside the tabbed layout (they never get a tab). */
-const OUTSIDE_TABS = ['/', '/login', '/404', '/portal/*', '/midea-login', '/dynamic-report/link/*', '/dynamic-report/preview/*', '/report/preview/*'];
+const OUTSIDE_TABS = ['/', '/login', '/404', '/portal/*', '/midea-login', '/dynamic-report/link/*', '/dynamic-report/preview/*', '/report/preview/*', '/grid-layout'];
 
 type Listener = (location: Location) => void;
 const listeners = new Set<Listener>();

@@ -1,4 +1,7 @@
-import type { ManifestPlugin } from '@atrium/sdk';
+import { useLocation } from 'react-router';
+import { Result } from 'antd';
+import { useT, type ManifestPlugin } from '@atrium/sdk';
+import { previewPanelId } from '../links';
 import { PluginPage } from '../plugins/PluginPage';
 import { registerKnownRemotes } from '../plugins/registry';
 
@@ -14,7 +17,23 @@ const REPORTS: ManifestPlugin = {
 registerKnownRemotes([{ name: REPORTS.remoteName, entry: REPORTS.remoteUrl }]);
 
 /** Shared report links (/dynamic-report/link/*, /report/preview): the reports module without layout or
- * session; its pages call only public endpoints with the link's token. */
+ * session; its pages call only public endpoints with the link's token. Panel previews
+ * (/dynamic-report/preview/*) use the same layout behind the guard: they need a session. */
 export function OpenReports() {
   return <PluginPage plugin={REPORTS} prefix="/dynamic-report" />;
+}
+
+/** /dynamic-report/preview/{panelId} for a signed-in user: the reports module without the shell; an
+ * address that names no panel gets the stock 'no dashboard specified for the jump' message. */
+export function PanelPreview() {
+  const t = useT();
+  const { pathname } = useLocation();
+  if (!previewPanelId(pathname)) {
+    return (
+      <div className="at-center" style={{ height: '100vh' }} data-testid="no-dashboard">
+        <Result status="warning" title={t('error.noDashboard')} />
+      </div>
+    );
+  }
+  return <OpenReports />;
 }

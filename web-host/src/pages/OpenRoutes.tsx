@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Button, Result, Spin, Typography } from 'antd';
 import { session, useT } from '@atrium/sdk';
+import { linkOutdated } from '../links';
 
 /** Open routes (spec 2.1) that take a token handed over by another system or a single sign-on
  * provider; without one they explain the link is invalid. */
@@ -10,7 +11,9 @@ export function OpenRoute() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const token = query.get('token') || query.get('authorization');
+  // a hand-over link carries its time limit in `expires`: past it, the token is not taken
+  const outdated = linkOutdated(query.get('expires'));
+  const token = outdated ? null : query.get('token') || query.get('authorization');
   useEffect(() => {
     if (!token) return;
     session.setTokens(token, query.get('refreshToken') || query.get('refresh-authorization'));
@@ -22,7 +25,7 @@ export function OpenRoute() {
     <div className="at-center" style={{ height: '100vh' }}>
       <Result
         status="warning"
-        title={t('error.linkInvalid')}
+        title={t(outdated ? 'error.linkOutdated' : 'error.linkInvalid')}
         subTitle={location.pathname}
         extra={<Button type="primary" onClick={() => navigate('/login')}>{t('login.submit')}</Button>}
       />

@@ -4,6 +4,7 @@ import { Button, QRCode, Result, Space, Spin, Typography } from 'antd';
 import { RequestError, request, resetNotLoggedIn, session, useT } from '@atrium/sdk';
 import { SigninCard } from '../components/SigninParts';
 import { store } from '../store';
+import { whereFrom } from '../sso/api';
 
 interface Made {
   qrCode: string;
@@ -125,9 +126,8 @@ export function QrCodeRoute({ ssoPage }: { ssoPage: ReactNode }) {
   const [ssoQr, setSsoQr] = useState(false);
   const [query] = useSearchParams();
   useEffect(() => {
-    const tenantId = query.get('tenantId');
     request<{ type: string; modes?: string[] }[]>('base/base-sso-oauth-config/get-login-type', {
-      params: tenantId ? { tenantId } : { domainName: window.location.hostname },
+      params: { ...whereFrom(query) },
       silent: true,
     })
       .then((list) => setSsoQr((Array.isArray(list) ? list : []).some((x) => Array.isArray(x.modes) && x.modes.includes('qr'))))

@@ -24,7 +24,9 @@ export function ThirdView({ menuId }: { menuId: string }) {
     return () => window.removeEventListener('resize', measure);
   }, []);
 
-  if (!menu?.frameUrl) return <Result status="warning" title={t('error.noJump')} />;
+  // a menu the user's menus do not hold: the page is not allowed; one without an address: nowhere to go
+  if (!menu) return <div data-testid="page-not-allowed"><Result status="403" title={t('error.pageNotAllowed')} /></div>;
+  if (!menu.frameUrl) return <Result status="warning" title={t('error.noJump')} />;
   const src = fillFrameUrl(menu.frameUrl, { token: session.getToken(), menuId, systemCode: session.getSystemCode(), user: user as Record<string, unknown> });
   return (
     <iframe

@@ -6,9 +6,23 @@ export interface Where {
   domainName?: string;
 }
 
+/** Domain level (spec 9, default 2): how many trailing labels of the host name name the tenant; a
+ * deployment may set `window.ATRIUM_DOMAIN_LEVEL`. An IP address or a shorter host name is kept whole. */
+export function tenantDomain(hostname: string, level = 2): string {
+  const host = hostname.trim().toLowerCase().replace(/\.$/, '');
+  if (/^\d+(\.\d+){3}$/.test(host) || host.includes(':') || !(level > 0)) return host;
+  const labels = host.split('.');
+  return labels.length > level ? labels.slice(-level).join('.') : host;
+}
+
+function domainLevel(): number {
+  const configured = Number((window as { ATRIUM_DOMAIN_LEVEL?: unknown }).ATRIUM_DOMAIN_LEVEL);
+  return Number.isInteger(configured) && configured > 0 ? configured : 2;
+}
+
 export function whereFrom(query: URLSearchParams): Where {
   const tenantId = query.get('tenantId');
-  return tenantId ? { tenantId } : { domainName: window.location.hostname };
+  return tenantId ? { tenantId } : { domainName: tenantDomain(window.location.hostname, domainLevel()) };
 }
 
 /** A sign-in mode a plugin offers (GET /api/third/login-types). */

@@ -31,6 +31,8 @@ export const api = {
   panels: () => request<Record<Category, Article[]>>(`${BASE}/panels`, { silent: true }),
   list: (params: Record<string, unknown>) => request<Page<Article>>(`${BASE}/list`, { params }),
   detail: (id: string) => request<Article>(`${BASE}/detail`, { params: { id }, silent: true }),
+  /** A published article marked public, read without a session (`/knowledge-details` signed out). */
+  publicDetail: (id: string) => request<Article>(`${BASE}/public-detail`, { params: { id }, silent: true }),
   manageList: (params: Record<string, unknown>) => request<Page<Article>>(`${BASE}/admin/list`, { params }),
   get: (id: string) => request<Article>(`${BASE}/admin/get`, { params: { id } }),
   save: (data: Record<string, unknown>) => request<Article>(`${BASE}/admin/save`, { data }),

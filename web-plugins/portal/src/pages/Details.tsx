@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button, Card, Empty, Skeleton, Space, Tag, Typography } from 'antd';
-import { useT } from '@atrium/sdk';
+import { session, useT } from '@atrium/sdk';
 import { api, type Article } from '../api';
 import { useCoverSrc } from '../coverSrc';
 
-/** An article (`/knowledge-details?id=`): its content is sanitised by the server before it is stored. */
+/** An article (`/knowledge-details?id=`): its content is sanitised by the server before it is stored.
+ * Without a session (an open route) the host shows this page alone and only public articles are read. */
 export function Details() {
   const t = useT('portal');
   const navigate = useNavigate();
@@ -15,7 +16,9 @@ export function Details() {
   useEffect(() => {
     setArticle(undefined);
     if (!id) return setArticle(null);
-    api.detail(id).then(setArticle).catch(() => setArticle(null));
+    // signed out only public articles can be read; signed in, a public article of another tenant as well
+    const read = session.isLoggedIn() ? api.detail(id).catch(() => api.publicDetail(id)) : api.publicDetail(id);
+    read.then(setArticle).catch(() => setArticle(null));
   }, [id]);
   if (article === undefined) return <Card variant="borderless"><Skeleton active /></Card>;
   if (article === null) return <Card variant="borderless"><Empty description={t('web.notFound')} /><Button onClick={() => navigate('/portal')}>{t('web.back')}</Button></Card>;
