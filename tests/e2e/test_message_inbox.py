@@ -1,10 +1,12 @@
 """The message plugin in Chromium: the bell and its popover, pushes arriving live, the letters page
-(filter, read and unread, delete, mark all read, loading on scroll), the sending screen, signing out
-across tabs, and both message and watermark leaving a tenant that disables them."""
+(filter, read and unread, delete, mark all read, mark the selected letters read, loading on scroll), the
+sending screen, signing out across tabs, and both message and watermark leaving a tenant that disables
+them."""
 
 from __future__ import annotations
 
 import base64
+import re
 import secrets
 import subprocess
 from typing import Any
@@ -150,7 +152,8 @@ def test_letters_page(page, live_server):
     assert rows.nth(24).inner_text().count("Letter number 00") == 1
     first = rows.first
     expect(first).to_contain_text("Unread", timeout=WAIT)
-    assert len(first.locator("td").nth(1).inner_text().strip()) == len("2026-01-01 00:00")
+    # the cells: tick box, content, send time, state, action
+    assert len(first.locator("td").nth(2).inner_text().strip()) == len("2026-01-01 00:00")
     # mark read, then unread
     first.get_by_test_id("letter-toggle-read").click()
     expect(first).to_contain_text("Read", timeout=WAIT)
@@ -177,6 +180,55 @@ def test_letters_page(page, live_server):
     expect(rows).to_have_count(0, timeout=WAIT)
     assert reader.unread() == 0
     shot(page, "message-letters")
+
+
+def test_marking_selected_letters_read(page, live_server):
+    """Two unread letters ticked and marked read with one call: they read as read, the others stay unread,
+    and the bell counts two fewer; the button only works with a selection."""
+    admin = Api(live_server.url, "admin")
+    reader = new_user(admin, live_server.url)
+    for i in range(5):
+        admin.send([reader.profile["userId"]], f"<p>Selected letter {i}</p>")
+    sign_in(page, live_server.url, reader.account, PASSWORD)
+    page.goto(live_server.url + "/letters")
+    rows = page.get_by_test_id("letter-row")
+    bell = page.get_by_test_id("msg-bell")
+    expect(rows).to_have_count(5, timeout=WAIT)
+    expect(bell).to_have_attribute("data-unread", "5", timeout=WAIT)
+    button = page.get_by_test_id("letters-selected-read")
+    expect(button).to_be_disabled()
+    expect(button).to_have_text("Mark selected as read")
+    # letters 3 and 1 (newest first: rows 1 and 3); the boxes are named in the reader's language
+    picked, others = [rows.nth(1), rows.nth(3)], [rows.nth(0), rows.nth(2), rows.nth(4)]
+    for row in picked:
+        box = row.get_by_role("checkbox")
+        expect(box).to_have_attribute("aria-label", re.compile(r"^Select the message sent \d{4}-\d\d-\d\d "))
+        box.check()
+    expect(button).to_be_enabled()
+    expect(button).to_have_text("Mark selected as read (2)")
+    calls: list[Any] = []
+    page.on("request", lambda r: calls.append(r.post_data_json) if r.url.endswith(f"{INBOX}/read") else None)
+    button.click()
+    expect(page.get_by_text("2 selected messages marked read")).to_be_visible(timeout=WAIT)
+    for row in picked:
+        expect(row).to_have_attribute("data-read", "1", timeout=WAIT)
+        expect(row.locator("td").nth(3)).to_have_text("Read")
+        expect(row.get_by_role("checkbox")).not_to_be_checked()
+    for row in others:
+        expect(row).to_have_attribute("data-read", "0")
+        expect(row.locator("td").nth(3)).to_have_text("Unread")
+    expect(rows.nth(1)).to_contain_text("Selected letter 3")
+    expect(rows.nth(3)).to_contain_text("Selected letter 1")
+    expect(bell).to_have_attribute("data-unread", "3", timeout=WAIT)
+    expect(button).to_be_disabled()
+    assert len(calls) == 1 and len(calls[0]["params"]["msgInstanceIds"]) == 2, calls  # one call, both ids
+    assert reader.unread() == 3
+    # the unread filter shows the three others only
+    page.get_by_test_id("letters-filter").get_by_text("Unread").click()
+    expect(rows).to_have_count(3, timeout=WAIT)
+    for i in (0, 2, 4):
+        expect(page.get_by_test_id("letters-page").get_by_text(f"Selected letter {i}")).to_have_count(1)
+    shot(page, "message-letters-selected-read")
 
 
 def test_sending_screen(page, live_server):

@@ -19,6 +19,8 @@ export interface Page<T> {
 
 /** Page size of the inbox (spec 9). */
 export const PAGE_ROWS = 10;
+/** The most letters one read, unread or delete call takes (the server's `service.MAX_IDS`). */
+export const MAX_IDS = 500;
 const INBOX = 'message/iotBaseMessageLogController';
 
 export function currentSystems(): string[] {

@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { App as AntApp, Button, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { bus, useT } from '@atrium/sdk';
-import { deleteMessages, findMessages, markAllRead, markRead, type Message } from '../api';
+import { deleteMessages, findMessages, MAX_IDS, markAllRead, markRead, type Message } from '../api';
 import { sendTime } from '../format';
 import { inboxChanged, useInbox } from '../store';
 import { useInfiniteScroll } from '../useInfinite';
 
 type Filter = 'all' | 'unread';
 
-/** The letters page (/letters): all or unread, mark read or unread, mark all read, delete; loads on scroll. */
+/** The letters page (/letters): all or unread, mark read or unread (one letter, or the selected ones), mark all
+ * read, delete; loads on scroll. */
 export function Letters() {
   const t = useT('message');
   const { message } = AntApp.useApp();
@@ -20,6 +21,8 @@ export function Letters() {
   const [total, setTotal] = useState(0);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [marking, setMarking] = useState(false);
   const generation = useRef(0);
 
   const load = useCallback(async (pageIndex: number, which: Filter) => {
@@ -49,26 +52,63 @@ export function Letters() {
     void load(1, which);
   }, [load]);
 
-  useEffect(() => restart(filter), [filter, restart]);
+  useEffect(() => {
+    setSelected([]);
+    restart(filter);
+  }, [filter, restart]);
   useEffect(() => bus.on('message:received', () => restart(filter)), [filter, restart]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const onScroll = useInfiniteScroll(scroller, () => void load(page + 1, filter), hasMore && !loading);
 
+  // what is ticked among the rows shown (a reload keeps the ticks of the rows it brings back)
+  const ticked = useMemo(() => {
+    const shown = new Set(rows.map((m) => m.msgInstanceId));
+    return selected.filter((id) => shown.has(id));
+  }, [rows, selected]);
+
+  /** The letters' new state in the list: gone from the unread filter when read, else their tag changes. */
+  const shownAs = (ids: string[], read: boolean) => {
+    const changed = new Set(ids);
+    if (filter === 'unread' && read) {
+      setRows((prev) => prev.filter((x) => !changed.has(x.msgInstanceId)));
+      setTotal((n) => n - changed.size);
+      setSelected((prev) => prev.filter((id) => !changed.has(id)));
+    } else {
+      setRows((prev) => prev.map((x) => (changed.has(x.msgInstanceId) ? { ...x, readStatus: read ? 1 : 0 } : x)));
+    }
+  };
+
   const setRead = async (m: Message, read: boolean) => {
     await markRead([m.msgInstanceId], read);
-    if (filter === 'unread' && read) {
-      setRows((prev) => prev.filter((x) => x.msgInstanceId !== m.msgInstanceId));
-      setTotal((n) => n - 1);
-    } else {
-      setRows((prev) => prev.map((x) => (x.msgInstanceId === m.msgInstanceId ? { ...x, readStatus: read ? 1 : 0 } : x)));
-    }
+    shownAs([m.msgInstanceId], read);
     inboxChanged();
+  };
+
+  /** The ticked letters marked read (the server takes MAX_IDS at a time), the ticks cleared. */
+  const selectedRead = async () => {
+    const ids = ticked;
+    if (!ids.length) return;
+    setMarking(true);
+    let count = 0;
+    try {
+      for (let i = 0; i < ids.length; i += MAX_IDS) count += (await markRead(ids.slice(i, i + MAX_IDS), true)).count;
+      shownAs(ids, true);
+      setSelected([]);
+      message.success(t('web.letters.selectedReadDone', { count }));
+    } catch {
+      // the request client has shown the error; an earlier batch may have gone through: the list as it is now
+      restart(filter);
+    } finally {
+      setMarking(false);
+      inboxChanged();
+    }
   };
 
   const remove = async (m: Message) => {
     await deleteMessages([m.msgInstanceId]);
     setRows((prev) => prev.filter((x) => x.msgInstanceId !== m.msgInstanceId));
+    setSelected((prev) => prev.filter((id) => id !== m.msgInstanceId));
     setTotal((n) => n - 1);
     message.success(t('web.letters.deleted'));
     inboxChanged();
@@ -76,6 +116,7 @@ export function Letters() {
 
   const allRead = async () => {
     const { count } = await markAllRead();
+    setSelected([]);
     message.success(t('web.letters.allReadDone', { count }));
     inboxChanged();
     restart(filter);
@@ -125,12 +166,22 @@ export function Letters() {
         </Space>
         <Space>
           <Typography.Text type="secondary" data-testid="letters-count">{t('web.letters.count', { shown: rows.length, total })}</Typography.Text>
+          <Button onClick={() => void selectedRead()} disabled={!ticked.length} loading={marking} data-testid="letters-selected-read">
+            {ticked.length ? t('web.letters.selectedReadCount', { count: ticked.length }) : t('web.letters.selectedRead')}
+          </Button>
           <Button onClick={() => void allRead()} disabled={!unread} data-testid="letters-all-read">{t('web.letters.allRead')}</Button>
         </Space>
       </Space>
       <div ref={scroller} onScroll={onScroll} style={{ flex: 1, minHeight: 240, maxHeight: 'calc(100vh - 230px)', overflowY: 'auto' }} data-testid="letters-scroll">
         <Table<Message>
           rowKey="msgInstanceId"
+          rowSelection={{
+            selectedRowKeys: ticked,
+            onChange: (keys) => setSelected(keys.map(String)),
+            // antd names the boxes in English ("Select row 1"): named here in the reader's language
+            getCheckboxProps: (m) => ({ 'aria-label': t('web.letters.selectOne', { time: sendTime(m.sendTime) }) }),
+            getTitleCheckboxProps: () => ({ 'aria-label': t('web.letters.selectAll') }),
+          }}
           size="middle"
           columns={columns}
           dataSource={rows}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Alert, App, Button, Card, Col, Drawer, Flex, Grid, Input, List, Row, Space, Tabs, Upload } from 'antd';
+import { Alert, App, Button, Card, Col, Drawer, Flex, Grid, Input, List, Popconfirm, Row, Space, Tabs, Upload } from 'antd';
 import { RequestError, saveBlob, useT } from '@atrium/sdk';
 import { processApi, type Problem } from '../api';
 import { loadBpmnStyles, loadPanelStyles } from './bpmnStyles';
@@ -219,7 +219,10 @@ export function DesignerPage() {
         <Input addonBefore={t('web.category')} value={category} onChange={(e) => setCategory(e.target.value)} style={narrow ? field : { width: 200 }} />
         <Space wrap>
           <Button type="primary" onClick={save} disabled={!ready} data-testid="process-save">{t('web.save')}</Button>
-          <Button onClick={deploy} disabled={!ready} data-testid="process-deploy">{t('web.deploy')}</Button>
+          <Popconfirm title={t('web.deployTitle')} description={t('web.deploySaveConfirm')} okText={t('web.deploy')}
+            cancelText={t('web.cancel')} onConfirm={deploy} disabled={!ready}>
+            <Button disabled={!ready} data-testid="process-deploy">{t('web.deploy')}</Button>
+          </Popconfirm>
           <Upload accept={FILE_TYPES.join(',')} showUploadList={false} beforeUpload={(f) => importFile(f as File)} disabled={!ready}>
             <Button disabled={!ready} data-testid="process-import">{t('web.import')}</Button>
           </Upload>

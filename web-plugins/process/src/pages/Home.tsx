@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { App, Button, Input, Modal, Space, Table, Tabs, Tag, Typography, Upload } from 'antd';
+import { App, Button, Input, Modal, Popconfirm, Space, Table, Tabs, Tag, Typography, Upload } from 'antd';
 import { RequestError, useHasButton, useT } from '@atrium/sdk';
 import { parseVariables, processApi, when, type InstanceRow, type ModelInfo, type Problem, type TaskRow } from '../api';
 import { FILE_TYPES, hasFileType } from './nodeModel';
@@ -90,7 +90,12 @@ function Models() {
             title: t('web.actions'), key: 'a', render: (_, m) => (
               <Space size={4}>
                 {canDesign && <Button size="small" type="link" onClick={() => navigate(`${BASE}/design/${m.modelId}`)}>{t('web.design')}</Button>}
-                {canDeploy && <Button size="small" type="link" onClick={() => deploy(m)}>{t('web.deploy')}</Button>}
+                {canDeploy && (
+                  <Popconfirm title={t('web.deployTitle')} description={t('web.deployConfirm', { name: m.name || m.key })}
+                    okText={t('web.deploy')} cancelText={t('web.cancel')} onConfirm={() => deploy(m)}>
+                    <Button size="small" type="link" data-testid={`process-deploy-${m.key}`}>{t('web.deploy')}</Button>
+                  </Popconfirm>
+                )}
                 <Button size="small" type="link" disabled={!m.deployedVersion} onClick={() => setStarting(m)} data-testid={`process-start-${m.key}`}>{t('web.start')}</Button>
               </Space>
             ),
@@ -152,11 +157,23 @@ function Tasks() {
 function Mine() {
   const t = useT('process');
   const navigate = useNavigate();
+  const { message } = App.useApp();
   const [rows, setRows] = useState<InstanceRow[]>([]);
   const load = useCallback(() => { processApi.mine(1, 100).then((d) => setRows(d.list), () => undefined); }, []);
   useEffect(load, [load]);
+  const withdraw = async (r: InstanceRow) => {
+    try {
+      await processApi.withdraw(r.processId);
+      message.success(t('web.withdrawn'));
+    } catch {
+      /* the request client has shown the error */
+    } finally {
+      load();
+    }
+  };
   return (
     <Table<InstanceRow> rowKey="processId" size="small" dataSource={rows} pagination={false} data-testid="process-mine"
+      onRow={(r) => ({ 'data-testid': `process-instance-${r.processId}` } as any)}
       columns={[
         { title: '#', dataIndex: 'processId' },
         { title: t('web.name'), dataIndex: 'modelName' },
@@ -166,7 +183,12 @@ function Mine() {
           title: t('web.actions'), key: 'a', render: (_, r) => (
             <Space size={4}>
               <Button size="small" type="link" onClick={() => navigate(`${BASE}/instance/${r.processId}`)}>{t('web.history')}</Button>
-              {r.status === 'running' && <Button size="small" type="link" onClick={() => processApi.withdraw(r.processId).then(load)}>{t('web.withdraw')}</Button>}
+              {r.status === 'running' && (
+                <Popconfirm title={t('web.withdrawTitle', { name: `${r.modelName} #${r.processId}` })} description={t('web.withdrawConfirm')}
+                  okText={t('web.withdraw')} okButtonProps={{ danger: true }} cancelText={t('web.cancel')} onConfirm={() => withdraw(r)}>
+                  <Button size="small" type="link" danger data-testid="process-withdraw">{t('web.withdraw')}</Button>
+                </Popconfirm>
+              )}
             </Space>
           ),
         },
