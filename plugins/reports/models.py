@@ -130,6 +130,8 @@ class Panel(TenantScoped, Timestamps, Base):
     draft_updated_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     #: the newest published version (0: never published)
     published_version: Mapped[int] = mapped_column(Integer, default=0)
+    #: the proxy user (spec 6): viewers may ask for data as this user's data scope (None: no proxy)
+    proxy_user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class PanelVersion(TenantScoped, Base):
@@ -162,6 +164,20 @@ class PanelGrant(TenantScoped, Base):
     can_view: Mapped[bool] = mapped_column(Boolean, default=True)
     can_export: Mapped[bool] = mapped_column(Boolean, default=False)
     can_manage: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RowPermission(TenantScoped, Base):
+    """A row permission of a dataset: the user or the role it names sees only the rows matching the filter
+    (`field_id`, `operator`, JSON list `value`). Every rule naming a user or one of their roles applies."""
+
+    __tablename__ = "rpt_row_permission"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    dataset_id: Mapped[str] = mapped_column(String(32), index=True)
+    subject_type: Mapped[str] = mapped_column(String(8))
+    subject_id: Mapped[int] = mapped_column(BigInteger)
+    field_id: Mapped[str] = mapped_column(String(32))
+    operator: Mapped[str] = mapped_column(String(16), default="eq")
+    value: Mapped[str] = mapped_column(Text, default="[]")
 
 
 class Linkage(TenantScoped, Base):

@@ -8,7 +8,7 @@ from pathlib import Path
 from atrium.plugins.reports.api.routes import router
 from atrium.plugins.reports.demo import content
 from atrium.plugins.reports.engine import extract, sources
-from atrium.plugins.reports.exchange import transfer_hookup
+from atrium.plugins.reports.exchange import link_export, transfer_hookup
 from atrium.plugins.reports.models import Base
 from atrium.plugins.reports.settings import report_settings
 from atrium.plugins.reports.store import links
@@ -111,7 +111,11 @@ def atrium_scheduled_jobs() -> list[JobSpec]:
             trigger="interval",
             # the first check runs at start, so a freshly loaded demo's extract is ready at once
             trigger_args={"seconds": report_settings().sync_check_seconds, "next_run_time": datetime.now()},
-        )
+        ),
+        # files of shared-link exports past their retention
+        JobSpec(
+            id="link-export-sweep", func=link_export.sweep, trigger="interval", trigger_args={"minutes": 30}
+        ),
     ]
 
 

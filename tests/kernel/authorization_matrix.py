@@ -272,6 +272,9 @@ MATRIX: dict[str, str] = {
     "GET /api/dyreport/dataset/syncStatus/{id}": "signin forbidden - ok hidden ok",
     "POST /api/dyreport/dataset/tables/{id}": "signin forbidden - hidden hidden hidden",
     "POST /api/dyreport/dataset/importExcel": "signin forbidden - ok ok ok",
+    # row permissions of a dataset: its tenant's administrators
+    "GET /api/dyreport/dataset/rowPermissions/{id}": "signin forbidden - ok hidden ok",
+    "POST /api/dyreport/dataset/rowPermissions/{id}": "signin forbidden - ok hidden ok",
     # shared links: public by design (the link's id is the capability)
     "GET /api/dyreport/link/{id}": "ok ok - ok ok ok",
     "POST /api/dyreport/api/link/validate": "ok ok - ok ok ok",
@@ -281,6 +284,11 @@ MATRIX: dict[str, str] = {
     "POST /api/dyreport/api/link/enable/{panelId}": "signin hidden - ok hidden ok",
     "POST /api/dyreport/api/link/rotate": "signin hidden - hidden hidden hidden",
     "POST /api/dyreport/api/link/update": "signin hidden - hidden hidden hidden",
+    # a shared link's exports: its link token only (no caller here holds one), never a session
+    "POST /api/dyreport/api/link/export": "forbidden forbidden - forbidden forbidden forbidden",
+    # the generated export id is refused by its length (400) before the link token is looked at
+    "POST /api/dyreport/api/link/export/result": "ok ok - ok ok ok",
+    "GET /api/dyreport/api/link/export/download": "ok ok - ok ok ok",
     # the tenant's reports settings (a password on every shared link): administrators
     "GET /api/dyreport/settings": "signin forbidden - ok ok ok",
     "POST /api/dyreport/settings": "signin forbidden - ok ok ok",
@@ -299,6 +307,8 @@ MATRIX: dict[str, str] = {
     "POST /api/dyreport/panel/delete/{id}": "signin hidden - ok hidden ok",
     "GET /api/dyreport/panel/grants/{id}": "signin hidden - ok hidden ok",
     "POST /api/dyreport/panel/grants/{id}": "signin hidden - ok hidden ok",
+    # the panel's proxy user: those who manage the panel
+    "POST /api/dyreport/panel/proxy/{id}": "signin hidden - ok hidden ok",
     "GET /api/dyreport/panel/export/{id}": "signin hidden - ok hidden ok",
     "POST /api/dyreport/panel/import": "signin forbidden ok ok ok ok",
     "POST /api/dyreport/dataset/previewDraft": "signin forbidden - ok ok ok",

@@ -281,6 +281,7 @@ def path_values(super_admin: AtriumClient) -> dict[str, str]:
         "/api/dyreport/dataset/preview/{id}": dataset["id"],
         "/api/dyreport/dataset/sync/{id}": dataset["id"],
         "/api/dyreport/dataset/syncStatus/{id}": dataset["id"],
+        "/api/dyreport/dataset/rowPermissions/{id}": dataset["id"],
         "/api/dyreport/dataset/tables/{id}": str(dataset.get("datasourceId") or NOBODY),
         "/api/dyreport/datasource/delete/{id}": str(dataset.get("datasourceId") or NOBODY),  # in use: kept
         "/api/dyreport/link/{id}": link["id"],

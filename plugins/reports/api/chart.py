@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from atrium.plugins.reports.engine import chartdata, hotpath, viewdef
 from atrium.plugins.reports.engine.chartdata import DataRequest
 from atrium.plugins.reports.models import ChartView, Panel
-from atrium.plugins.reports.store import panels
+from atrium.plugins.reports.store import panels, scope
 from atrium.plugins.reports.store.access import (
     Viewer,
     component_view_ids,
@@ -47,8 +47,15 @@ def view_on_panel(view_id: str, panel: Panel) -> ChartView:
 def _checked(
     view_id: str, panel_id: str, viewer: Viewer, need: str = "view"
 ) -> tuple[ChartView, frozenset[str]]:
+    view, _, privs = _checked_on(view_id, panel_id, viewer, need)
+    return view, privs
+
+
+def _checked_on(
+    view_id: str, panel_id: str, viewer: Viewer, need: str = "view"
+) -> tuple[ChartView, Panel, frozenset[str]]:
     panel, privs = get_panel(panel_id, viewer, need)
-    return view_on_panel(view_id, panel), privs
+    return view_on_panel(view_id, panel), panel, privs
 
 
 @router.post("/chart/view/get/{viewId}/{panelId}", public=True)
@@ -68,12 +75,14 @@ def get_data(viewId: str, panelId: str, body: DataRequest) -> dict[str, Any]:  #
     with viewer_scope() as viewer:
         found = hotpath.bundle(viewId, panelId)
         if found is None or not found["panel"]["onPanel"]:  # the one-by-one lookups say what is missing
-            view, _ = _checked(viewId, panelId, viewer)
-            return chartdata.view_data(viewdef.from_row(view), body)
+            view, row, _ = _checked_on(viewId, panelId, viewer)
+            user = scope.acting_user(viewer, row.proxy_user_id, body.user)
+            return chartdata.view_data(viewdef.from_row(view), body, user=user)
         panel = found["panel"]
         if "view" not in privileges_from(panel["id"], panel["createdBy"], found["grants"], viewer):
             raise NotFound("reports:panel.not_found")
-        return chartdata.view_data(found["view"], body, dataset=found["dataset"])
+        user = scope.acting_user(viewer, panel.get("proxy"), body.user)
+        return chartdata.view_data(found["view"], body, dataset=found["dataset"], user=user)
 
 
 @router.post("/chart/view/calcData/{id}", body=CalcRequest)
@@ -90,14 +99,15 @@ def calc_data(id: str, body: CalcRequest) -> dict[str, Any]:  # noqa: A002
         d["id"] = id
         d.pop("version", None)
     panel_id = (existing.panel_id if existing else None) or d.get("panelId")
+    proxy: int | None = None
     if not panel_id:
         if not viewer.is_admin:
             raise BadRequest("reports:view.panel_required")
     else:
-        get_panel(panel_id, viewer, "manage")
+        proxy = get_panel(panel_id, viewer, "manage")[0].proxy_user_id
     panels.check_view_fields(d)
     req = DataRequest.model_validate(body.model_dump(exclude={"view"}))
-    return chartdata.view_data(d, req)
+    return chartdata.view_data(d, req, user=scope.acting_user(viewer, proxy, req.user))
 
 
 def _find_view(view_id: str) -> ChartView | None:
@@ -158,7 +168,7 @@ def export_data(body: ExportRequest) -> dict[str, Any]:
     from atrium.plugins.reports.exchange import exporting
 
     with viewer_scope() as viewer:
-        view, _ = _checked(body.viewId, body.panelId, viewer, "export")
-        return exporting.page(
-            viewdef.from_row(view), body.requestList or DataRequest(), body.pageIndex, body.pageRows
-        )
+        view, panel, _ = _checked_on(body.viewId, body.panelId, viewer, "export")
+        req = body.requestList or DataRequest()
+        user = scope.acting_user(viewer, panel.proxy_user_id, req.user)
+        return exporting.page(viewdef.from_row(view), req, body.pageIndex, body.pageRows, user=user)

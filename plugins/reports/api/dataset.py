@@ -14,7 +14,7 @@ from atrium.plugins.reports.engine import chartdata, extract
 from atrium.plugins.reports.engine.chartdata import FilterItem
 from atrium.plugins.reports.engine.filters import dynamic_dates
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, Panel
-from atrium.plugins.reports.store import datasets, panels
+from atrium.plugins.reports.store import datasets, panels, scope
 from atrium.plugins.reports.store.access import get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
 from atrium.sdk.context import current_user
@@ -100,13 +100,20 @@ def _require_panel_fields(panel: Panel, field_ids: list[str]) -> None:
 
 @router.post("/dataset/field/multFieldValues", body=FieldValuesRequest)
 def mult_field_values(body: FieldValuesRequest) -> list[Any]:
-    """Distinct values of the fields (select widgets), optionally filtered. Report authors read any field;
-    a viewer only the fields of a panel they may view (`panelId`)."""
+    """Distinct values of the fields (select widgets), optionally filtered, in the caller's data scope (the
+    panel's proxy's with `userId`). Report authors read any field; a viewer only the fields of a panel they
+    may view (`panelId`)."""
     viewer = session_viewer()
+    proxy: int | None = None
     if not holds_grant(AUTHOR):
         panel, _ = get_panel(body.panelId or "", viewer)
         _require_panel_fields(panel, body.fieldIds)
-    return chartdata.distinct_values(body.fieldIds, body.filter)
+        proxy = panel.proxy_user_id
+    elif body.userId is not None and body.panelId:
+        proxy = get_panel(body.panelId, viewer)[0].proxy_user_id
+    return chartdata.distinct_values(
+        body.fieldIds, body.filter, scope.acting_user(viewer, proxy, body.userId)
+    )
 
 
 @router.post("/dataset/field/linkMultFieldValues", public=True, body=FieldValuesRequest)
@@ -115,7 +122,8 @@ def link_mult_field_values(body: FieldValuesRequest) -> list[Any]:
     with viewer_scope() as viewer:
         panel, _ = get_panel(viewer.link_panel_id or body.panelId or "", viewer)
         _require_panel_fields(panel, body.fieldIds)
-        return chartdata.distinct_values(body.fieldIds, body.filter)
+        user = scope.acting_user(viewer, panel.proxy_user_id, body.userId)
+        return chartdata.distinct_values(body.fieldIds, body.filter, user)
 
 
 @router.post("/dataset/field/dynamicDates", public=True, body=DynamicRequest)
@@ -285,6 +293,7 @@ def delete_dataset(id: str) -> bool:  # noqa: A002
     ds = datasets.get_dataset(id)
     before = _dataset_fields(ds)
     extract.remove_files(ds)
+    scope.forget_dataset(id)
     datasets.delete_dataset(id)
     audit.record(
         "reports.dataset.delete",
@@ -294,6 +303,42 @@ def delete_dataset(id: str) -> bool:  # noqa: A002
         before=before,
     )
     return True
+
+
+class RowPermissionsBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    rules: list[dict[str, Any]] = Field(default_factory=list, max_length=scope.MAX_RULES)
+
+
+@router.get("/dataset/rowPermissions/{id}", permission="admin")
+def get_row_permissions(id: str) -> list[dict[str, Any]]:  # noqa: A002
+    """The dataset's row permissions: `[{id, subjectType: user|role, subjectId, fieldId, operator,
+    value}]`."""
+    return scope.list_rules(datasets.get_dataset(id))
+
+
+@router.post("/dataset/rowPermissions/{id}", permission="admin", body=RowPermissionsBody)
+def save_row_permissions(id: str, body: RowPermissionsBody) -> list[dict[str, Any]]:  # noqa: A002
+    """Replace the dataset's row permissions (tenant administrators); answers them as saved."""
+    ds = datasets.get_dataset(id)
+    before = scope.list_rules(ds)
+    fields = {f.id: f for f in datasets.fields_of(ds.id)}
+    saved = scope.save_rules(ds, body.rules, fields)
+    audit.record(  # a change of the dataset's definition ("saved"), the rules in words
+        "reports.dataset.save",
+        target_type="dataset",
+        target_id=ds.id,
+        target_name=ds.name,
+        before={"rowPermissions": [_rule_text(r) for r in before]},
+        after={"rowPermissions": [_rule_text(r) for r in saved]},
+    )
+    return saved
+
+
+def _rule_text(rule: dict[str, Any]) -> str:
+    """A row permission as the audit trail lists it."""
+    values = ", ".join(str(v) for v in rule["value"])
+    return f"{rule['subjectType']} {rule['subjectId']}: {rule['fieldId']} {rule['operator']} [{values}]"
 
 
 @router.post("/dataset/preview/{id}", permission="admin")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.responses import Response, StreamingResponse
 
+from atrium.plugins.reports.exchange import link_export as link_export_tasks
 from atrium.plugins.reports.models import Panel, PanelLink
 from atrium.plugins.reports.settings import (
     REQUIRE_LINK_PASSWORD,
@@ -85,6 +88,75 @@ def resource_detail(id: str) -> dict[str, Any]:  # noqa: A002
             raise NotFound("reports:panel.not_found")
         panel, privs = get_panel(id, viewer)
         return panels.panel_public(panel, privs)
+
+
+class LinkExportBody(BaseModel):
+    """The export task the SDK's export flow creates (spec 7.2), for the link's panel."""
+
+    model_config = ConfigDict(extra="ignore")
+    url: str = Field(min_length=1, max_length=512)
+    fileName: str = Field(default="", max_length=128)
+    excelType: str = Field(default="xlsx", pattern=r"^xlsx$")
+    singleSheetMaxRows: int = Field(default=100_000, ge=1, le=1_000_000)
+    columnList: list[Any] = Field(default_factory=list, max_length=500)
+    params: Any = None
+
+
+class LinkExportQuery(BaseModel):
+    exportId: str = Field(min_length=10, max_length=64)
+
+
+def _link_client() -> str:
+    """The link token of the call (a link's export is proven by it alone, never by a session)."""
+    token = current_context().headers.get(LINK_HEADER, "").strip()
+    if not token:
+        raise links.LinkDenied("reports:link.token")
+    return token
+
+
+@router.post("/api/link/export", public=True, body=LinkExportBody)
+def link_export(body: LinkExportBody) -> dict[str, Any]:
+    """Start an Excel export of a view of the link's panel (header `linkToken`): `{exportId, status: 0}`;
+    poll `api/link/export/result` once a second until `status` is 2."""
+    _link_client()
+    with viewer_scope() as viewer:
+        return link_export_tasks.start(
+            viewer,
+            url=body.url,
+            file_name=body.fileName,
+            columns=body.columnList,
+            params=body.params,
+            sheet_max=body.singleSheetMaxRows,
+        )
+
+
+@router.post("/api/link/export/result", public=True, query=LinkExportQuery)
+def link_export_result(query: LinkExportQuery) -> dict[str, Any]:
+    """The state of the caller's own link export: status (2 done, 3 failed), progress, `downloadUrl`,
+    `errorMsg`. Another client's export is not found."""
+    _link_client()
+    with viewer_scope() as viewer:
+        return link_export_tasks.describe(link_export_tasks.own_task(viewer, query.exportId))
+
+
+@router.get("/api/link/export/download", public=True, query=LinkExportQuery)
+def link_export_download(query: LinkExportQuery) -> Response:
+    """The finished file of the caller's own link export (header `linkToken` of the client that started
+    it)."""
+    _link_client()
+    with viewer_scope() as viewer:
+        task = link_export_tasks.own_task(viewer, query.exportId)
+        chunks = link_export_tasks.open_file(task)
+    name = f"{task['fileName']}.xlsx"
+    return StreamingResponse(
+        chunks,
+        media_type=link_export_tasks.XLSX,
+        headers={
+            "content-disposition": f"attachment; filename=\"export.xlsx\"; filename*=UTF-8''{quote(name)}",
+            "x-content-type-options": "nosniff",
+            "cache-control": "no-store",
+        },
+    )
 
 
 def _answer(link: dict[str, Any], viewer: Viewer) -> dict[str, Any]:

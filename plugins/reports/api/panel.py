@@ -6,9 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from atrium.plugins.reports.store import panels
+from atrium.plugins.reports.engine import hotpath
+from atrium.plugins.reports.store import panels, scope
 from atrium.plugins.reports.store.access import ALL, get_panel, session_viewer, viewer_scope
 from atrium.sdk import audit
+from atrium.sdk.errors import BadRequest, Forbidden
 from atrium.sdk.grants import require_grant
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
@@ -120,6 +122,40 @@ def _grant_words(grants: list[dict[str, Any]], names: dict[tuple[str, int], str]
         label = f"{key[0]}:{names.get(key) or key[1]}"
         out[label] = ", ".join(p for p in ("view", "export", "manage") if g.get(p))
     return out
+
+
+class ProxyBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    #: the proxy user (a member of the tenant), or None for no proxy
+    userId: int | None = Field(default=None, ge=1, lt=2**63)
+
+
+@router.post("/panel/proxy/{id}", body=ProxyBody)
+def set_proxy(id: str, body: ProxyBody) -> dict[str, Any]:  # noqa: A002
+    """Set or clear the panel's proxy user (spec 6): data and option requests naming that user answer in
+    their data scope. Needs manage on the panel; naming anyone but oneself needs a tenant administrator."""
+    viewer = session_viewer()
+    panel, privs = get_panel(id, viewer, "manage")
+    if body.userId is not None and body.userId != viewer.user_id and not viewer.is_admin:
+        raise Forbidden("reports:proxy.admin_only")
+    if body.userId is not None and not scope.is_member(body.userId):
+        raise BadRequest("reports:proxy.unknown_user")
+    before = panel.proxy_user_id
+    if before != body.userId:
+        panel.proxy_user_id = body.userId
+        hotpath.touch()
+        names = _subject_names(
+            viewer.tenant_id, [{"subjectType": "user", "subjectId": u} for u in (before, body.userId) if u]
+        )
+        audit.record(  # "changed the reports settings of" the panel: its proxy
+            "reports.settings.save",
+            target_type="panel",
+            target_id=panel.id,
+            target_name=panel.name,
+            before={"proxy": names.get(("user", before)) if before else None},
+            after={"proxy": names.get(("user", body.userId)) if body.userId else None},
+        )
+    return panels.panel_public(panel, privs)
 
 
 @router.get("/panel/export/{id}")

@@ -18,7 +18,8 @@ from atrium.plugins.reports.engine.query import Axis, Plan, Relation, build, cou
 from atrium.plugins.reports.engine.viewdef import SINGLE_VALUE_KINDS, is_text_kind
 from atrium.plugins.reports.models import Dataset
 from atrium.plugins.reports.settings import report_settings
-from atrium.plugins.reports.store import crypto, datasets
+from atrium.plugins.reports.store import crypto, datasets, scope
+from atrium.plugins.reports.store.scope import DataUser, Rule
 from atrium.sdk.context import current_context
 from atrium.sdk.errors import BadRequest
 from atrium.sdk.services import services
@@ -70,6 +71,7 @@ class DataRequest(BaseModel):
     pageSize: int | None = Field(default=None, ge=1, le=MAX_PAGE_SIZE)
     goPage: int | None = Field(default=None, ge=1, le=1_000_000)
     pageNum: int | None = Field(default=None, ge=1, le=1_000_000)
+    #: the panel's proxy user, when the request answers in the proxy's data scope (see `store.scope`)
     user: int | None = None
 
 
@@ -174,16 +176,18 @@ def cache_key(view: dict[str, Any], ds: dict[str, Any], req: DataRequest, viewer
 
 
 def view_data(
-    view: dict[str, Any], req: DataRequest, viewer_key: str = "", dataset: dict[str, Any] | None = None
+    view: dict[str, Any], req: DataRequest, *, user: DataUser, dataset: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The chart answer for a view definition: the view fields plus `data`, `success`, drill and paging.
+    """The chart answer for a view definition: the view fields plus `data`, `success`, drill and paging,
+    in the data scope of `user` (the row permissions that name them).
 
     `dataset` ({id, version, mode}) spares the lookup when the caller already knows it (the hot path)."""
     ds: Dataset | None = None
     if dataset is None:
         ds = datasets.get_dataset(view.get("tableId") or "")
         dataset = {"id": ds.id, "version": ds.version, "mode": ds.mode}
-    key = cache_key(view, dataset, req, viewer_key)
+    rules = scope.applicable(str(dataset["id"]), user)
+    key = cache_key(view, dataset, req, scope.scope_key(rules))
     cache = services().cache
     if req.cache:
         hit = cache.get(key)
@@ -192,7 +196,7 @@ def view_data(
     field_list: list[FieldInfo] | None = None
     if ds is None:
         ds, field_list = hotpath.dataset_at(dataset)
-    answer = compute(view, ds, req, field_list)
+    answer = compute(view, ds, req, field_list, rules)
     cache.set(key, answer, ttl=report_settings().cache_ttl)
     return {**_public_view(view), **answer}
 
@@ -202,8 +206,13 @@ def _public_view(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def compute(
-    view: dict[str, Any], ds: Dataset, req: DataRequest, field_list: list[FieldInfo] | None = None
+    view: dict[str, Any],
+    ds: Dataset,
+    req: DataRequest,
+    field_list: list[FieldInfo] | None = None,
+    rules: list[Rule] | None = None,
 ) -> dict[str, Any]:
+    """The answer of a view over `ds`, restricted by the row permissions `rules`."""
     if field_list is None:
         field_list = datasets.fields_of(ds.id)
     fields = {f.id: f for f in field_list}
@@ -211,7 +220,8 @@ def compute(
     kind = view.get("type", "bar")
     view_id = view.get("id")
     xaxis, drill_conds, drill_echo = drill_state(view, req, fields)
-    conds = _static_filters(view, fields)
+    conds = scope.conditions(rules or [], fields)
+    conds += _static_filters(view, fields)
     conds += _conditions(req.filter, fields, view_id)
     conds += _conditions(req.linkageFilters, fields, view_id)
     conds += _conditions(req.outerParamsFilters, fields, view_id)
@@ -297,8 +307,9 @@ def _pivot(
     return data
 
 
-def distinct_values(field_ids: list[str], filters: list[FilterItem]) -> list[Any]:
-    """Distinct values of one or more fields (filter widgets), merged and sorted."""
+def distinct_values(field_ids: list[str], filters: list[FilterItem], user: DataUser) -> list[Any]:
+    """Distinct values of one or more fields (filter widgets), merged and sorted, among the rows of the
+    data scope of `user`."""
     from atrium.plugins.reports.engine.query import distinct_statement
     from atrium.plugins.reports.models import DatasetField
     from atrium.sdk.db import session
@@ -315,7 +326,7 @@ def distinct_values(field_ids: list[str], filters: list[FilterItem]) -> list[Any
         f = fields.get(fid)
         if f is None:
             continue
-        conds = _conditions(filters, fields, None)
+        conds = scope.conditions(scope.applicable(ds.id, user), fields) + _conditions(filters, fields, None)
 
         def make(rel: Relation, f: FieldInfo = f, conds: list[Condition] = conds) -> Any:
             return distinct_statement(rel, f, conds, limit)

@@ -68,8 +68,9 @@ def epoch(tenant_id: int | None) -> str:
 
 
 def bundle(view_id: str, panel_id: str) -> dict[str, Any] | None:
-    """{view, panel: {id, createdBy, viewIds}, grants, dataset: {id, version, mode}} or None when the view,
-    the panel or the dataset is missing (the caller then looks them up one by one for the exact error)."""
+    """{view, panel: {id, createdBy, onPanel, proxy}, grants, dataset: {id, version, mode}} or None when the
+    view, the panel or the dataset is missing (the caller then looks them up one by one for the exact
+    error)."""
     if not view_id or not panel_id or len(view_id) > 32 or len(panel_id) > 32:
         return None
     tid = current_context().tenant_id
@@ -103,6 +104,7 @@ def bundle(view_id: str, panel_id: str) -> dict[str, Any] | None:
             "id": panel.id,
             "createdBy": panel.created_by,
             "onPanel": view.panel_id == panel.id or view.id in component_view_ids(panel.panel_data),
+            "proxy": panel.proxy_user_id,
         },
         "grants": grants,
         "dataset": {"id": ds.id, "version": ds.version, "mode": ds.mode},

@@ -15,11 +15,13 @@ from typing import Any
 from atrium.plugins.reports.engine import viewdef
 from atrium.plugins.reports.engine.chartdata import DataRequest
 from atrium.plugins.reports.exchange import exporting
+from atrium.plugins.reports.store.scope import DataUser, acting_user
 from atrium.sdk.transfer import ExportColumn, ExportRequest, ExportSource, ImportField, ImportTarget
 
 
-def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataRequest]:
-    """The saved view named by the task's params (`viewId`/`view.id`, `panelId`), checked for export."""
+def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataRequest, DataUser]:
+    """The saved view named by the task's params (`viewId`/`view.id`, `panelId`), checked for export, with
+    the data scope the rows come from (the exporting user's, or the panel's proxy's when named)."""
     from atrium.plugins.reports.api.chart import view_on_panel
     from atrium.plugins.reports.store.access import get_panel, session_viewer
 
@@ -29,30 +31,32 @@ def _view_and_request(params: dict[str, Any]) -> tuple[dict[str, Any], DataReque
     view: dict[str, Any] = named if isinstance(named, dict) else {}
     view_id = str(inner.get("viewId") or view.get("id") or "")
     panel_id = str(inner.get("panelId") or view.get("panelId") or view.get("sceneId") or "")
-    panel, _ = get_panel(panel_id, session_viewer(), "export")
+    viewer = session_viewer()
+    panel, _ = get_panel(panel_id, viewer, "export")
     row = view_on_panel(view_id, panel)
     request = inner.get("requestList") or {}
-    return viewdef.from_row(row), DataRequest.model_validate(request if isinstance(request, dict) else {})
+    req = DataRequest.model_validate(request if isinstance(request, dict) else {})
+    return viewdef.from_row(row), req, acting_user(viewer, panel.proxy_user_id, req.user)
 
 
 def columns(req: ExportRequest) -> list[ExportColumn]:
-    view, request = _view_and_request(req.params)
-    page = exporting.page(view, request, 1, 1)
+    view, request, user = _view_and_request(req.params)
+    page = exporting.page(view, request, 1, 1, user=user)
     return [ExportColumn(key=c["key"], title=c["name"]) for c in page["columns"]]
 
 
 def rows(req: ExportRequest) -> Iterator[dict[str, Any]]:
-    view, request = _view_and_request(req.params)
+    view, request, user = _view_and_request(req.params)
     page_rows = req.page_rows or exporting.PAGE_ROWS
-    for cols, batch in exporting.iterate(view, request, page_rows):
+    for cols, batch in exporting.iterate(view, request, page_rows, user=user):
         keys = [c["key"] for c in cols]
         for r in batch:
             yield dict(zip(keys, r, strict=True))
 
 
 def count(req: ExportRequest) -> int:
-    view, request = _view_and_request(req.params)
-    return int(exporting.page(view, request, 1, 1)["total"])
+    view, request, user = _view_and_request(req.params)
+    return int(exporting.page(view, request, 1, 1, user=user)["total"])
 
 
 @cache

@@ -37,6 +37,8 @@ class Viewer:
     is_admin: bool = False
     link_id: str | None = None
     link_panel_id: str | None = None
+    #: a shared link's client: who this one is among the link's clients (kept in its link token)
+    link_client: str | None = None
 
 
 def session_viewer() -> Viewer:
@@ -52,7 +54,7 @@ def viewer_scope(allow_link: bool = True) -> Iterator[Viewer]:
     if token:
         from atrium.plugins.reports.store import links
 
-        link = links.check_token(token)
+        link, client = links.check_client(token)
         with tenant_scope(link["tenantId"]):
             yield Viewer(
                 link["tenantId"],
@@ -61,6 +63,7 @@ def viewer_scope(allow_link: bool = True) -> Iterator[Viewer]:
                 link["ownerAdmin"],
                 link["id"],
                 link["panelId"],
+                client,
             )
         return
     if ctx.user is None:

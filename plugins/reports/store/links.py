@@ -158,7 +158,9 @@ def has_permission(state: dict[str, Any]) -> bool:
         return panel is not None and "view" in privileges(panel, _viewer(state))
 
 
-def issue_token(state: dict[str, Any], passed: bool) -> str:
+def issue_token(state: dict[str, Any], passed: bool, client: str | None = None) -> str:
+    """A client's token for the link. `c` tells this client apart from the link's other clients (what it
+    started, an export say, is its own); a renewed token keeps the client's `c`."""
     return crypto.sign_token(
         {
             "l": state["id"],
@@ -166,13 +168,35 @@ def issue_token(state: dict[str, Any], passed: bool) -> str:
             "p": state["panelId"],
             "v": state["pwdVersion"],
             "pw": passed,
+            "c": client or secrets.token_urlsafe(12),
         },
         report_settings().link_token_minutes * 60,
     )
 
 
+def client_of(payload: dict[str, Any], token: str) -> str:
+    """The client id a token carries (a token issued before client ids: one of its own)."""
+    c = payload.get("c")
+    return c if isinstance(c, str) and c else "t:" + crypto.digest(token)
+
+
+def _presented_client(link_id: str, token: str) -> str | None:
+    """The client id of a token the caller presents for this link, when it is genuine (expired or not for
+    this link: none, and the caller becomes a new client)."""
+    payload = crypto.verify_token(token) if token else None
+    if payload is None or payload.get("l") != link_id:
+        return None
+    return client_of(payload, token)
+
+
 def check_token(token: str) -> dict[str, Any]:
     """The link state behind a client's token, if the link still admits it; otherwise a refusal."""
+    return check_client(token)[0]
+
+
+def check_client(token: str) -> tuple[dict[str, Any], str]:
+    """The link state behind a client's token and the client's id, if the link still admits it; otherwise
+    a refusal (403, translated: invalid, expired, locked, password not passed)."""
     payload = crypto.verify_token(token)
     if payload is None:
         raise LinkDenied("reports:link.token")
@@ -187,7 +211,7 @@ def check_token(token: str) -> dict[str, Any]:
         raise LinkDenied("reports:link.locked")
     if state["enablePwd"] and (not payload.get("pw") or payload.get("v") != state["pwdVersion"]):
         raise LinkDenied("reports:link.token")
-    return state
+    return state, client_of(payload, token)
 
 
 def validate(link_id: str, token: str = "") -> dict[str, Any]:
@@ -223,7 +247,7 @@ def validate(link_id: str, token: str = "") -> dict[str, Any]:
         "locked": bool(state["locked"]),
     }
     if permitted and state["valid"] and not out["expire"] and not state["locked"] and not state["enablePwd"]:
-        out["linkToken"] = issue_token(state, False)
+        out["linkToken"] = issue_token(state, False, _presented_client(link_id, token))
     elif passed and permitted and state["valid"] and not out["expire"] and not state["locked"]:
         out["linkToken"] = token
     return out

@@ -47,6 +47,8 @@ def panel_public(panel: Panel, privs: frozenset[str], detail: bool = True) -> di
         "privileges": privilege_text(privs),
         "createBy": panel.created_by,
         "updateTime": int(panel.updated_at.timestamp() * 1000) if panel.updated_at else None,
+        #: the proxy user whose data scope viewers ask for (spec 6), or None
+        "proxy": panel.proxy_user_id,
     }
     from atrium.plugins.reports.authoring.versions import publish_state
 

@@ -2,7 +2,7 @@
  * Calls of the dyreport service (spec 7.1) through the SDK's request client. On a shared link page every
  * call carries the link's token (header `linkToken`), which the server checks instead of a session.
  */
-import { request, runExportTask, type ExportRequester, type RequestOptions } from '@atrium/sdk';
+import { request, runExportTask, saveBlob, type ExportRequester, type RequestOptions } from '@atrium/sdk';
 import type { ChartView, DrillItem, FilterItem, JumpInfo, LinkValidation, PanelDetail } from './model/types';
 import type { LinkageInfo } from './model/jump';
 
@@ -11,7 +11,8 @@ export const SERVICE = 'dyreport';
 /** How the viewer reaches the server: signed in, or through a shared link's token. */
 export interface Access {
   linkToken?: string;
-  /** The link owner's id (spec 6: shared links may carry a user). */
+  /** Whose data scope data and option calls ask for (spec 6): the panel's proxy user when it has one,
+   * else on a shared link the link's user (its owner). */
   user?: number | string | null;
 }
 
@@ -37,7 +38,7 @@ export const api = {
   fieldValues: (fieldIds: string[], panelId: string, access?: Access) =>
     access?.linkToken
       ? request<unknown[]>(`${SERVICE}/dataset/field/linkMultFieldValues`, opts(access, { method: 'POST', data: { fieldIds, panelId, userId: access.user ?? undefined }, silent: true }))
-      : request<unknown[]>(`${SERVICE}/dataset/field/multFieldValues`, { method: 'POST', data: { fieldIds, panelId }, silent: true }),
+      : request<unknown[]>(`${SERVICE}/dataset/field/multFieldValues`, { method: 'POST', data: { fieldIds, panelId, userId: access?.user ?? undefined }, silent: true }),
   linkage: (panelId: string, access?: Access) => request<LinkageInfo>(`${SERVICE}/linkage/getPanelAllLinkageInfo/${encodeURIComponent(panelId)}`, opts(access, { method: 'GET', silent: true })),
   jumps: (panelId: string, access?: Access) =>
     request<{ baseJumpInfoMap: Record<string, JumpInfo> }>(`${SERVICE}/linkJump/queryPanelJumpInfo/${encodeURIComponent(panelId)}`, opts(access, { method: 'GET', silent: true })),
@@ -99,6 +100,35 @@ export function exportTaskBody(view: Pick<ChartView, 'id' | 'title' | 'name'>, p
   };
   if (resourceId) body.resourceId = resourceId;
   return body;
+}
+
+/** The export task calls of a shared link's client: the same flow, answered by the link's own routes
+ * (`api/link/export`, `api/link/export/result`) and proven by the link's token, as its data calls are. */
+export const LINK_EXPORT = `${SERVICE}/api/link/export`;
+
+/** The SDK flow's request client for a shared link's client: its two task calls go to the link's routes,
+ * every call carries the link's token. */
+export function linkExportRequester(access: Access, call: ExportRequester = (path, o) => request(path, o)): ExportRequester {
+  return <T>(path: string, options: RequestOptions) => {
+    const target = path.startsWith('dataexport/data-export/v2/get-export-result')
+      ? `${LINK_EXPORT}/result`
+      : path.startsWith('dataexport/data-export/v2/export')
+        ? LINK_EXPORT
+        : path;
+    return call<T>(target, opts(access, options));
+  };
+}
+
+/** Fetches a link export's file with the link's token (only the client that started it may) and saves it. */
+export async function downloadLinkExport(
+  href: string,
+  fileName: string,
+  access: Access,
+  save: (blob: Blob, name: string) => void = saveBlob,
+  call: ExportRequester = (path, o) => request(path, o),
+): Promise<void> {
+  const blob = await call<Blob>(href, opts(access, { method: 'GET', blob: true, silent: true }));
+  save(blob, fileName);
 }
 
 /**

@@ -232,6 +232,8 @@ export interface PanelDetail {
   privileges?: string;
   panelData: string | PanelComponent[];
   panelStyle: string | PanelStyle;
+  /** The proxy user whose data scope data and option calls ask for (spec 6), if the panel has one. */
+  proxy?: number | null;
 }
 
 /** Link validation (spec 3.5). */

@@ -2,7 +2,7 @@
  * the data as a table on the right; export to Excel in the footer. */
 import { App, Button, Modal } from 'antd';
 import { useState } from 'react';
-import type { DataBody } from '../api';
+import type { Access, DataBody } from '../api';
 import { viewStyles, viewThreshold, type Json } from '../charts/common';
 import type { ChartView } from '../model/types';
 import { useRT } from '../i18n';
@@ -10,12 +10,13 @@ import { TableView } from './TableView';
 import { ChartBody, isTable } from './ViewCard';
 import { exportViews } from './exporting';
 
-export function DetailsDialog({ view, body, panelChart, canExport, panelId, onClose }: {
+export function DetailsDialog({ view, body, panelChart, canExport, panelId, access, onClose }: {
   view: ChartView;
   body: DataBody;
   panelChart?: Json;
   canExport: boolean;
   panelId: string;
+  access?: Access;
   onClose: () => void;
   modal?: unknown;
 }) {
@@ -28,7 +29,7 @@ export function DetailsDialog({ view, body, panelChart, canExport, panelId, onCl
   const doExport = async () => {
     setBusy(true);
     try {
-      await exportViews([{ view, body, panelId }]);
+      await exportViews([{ view, body, panelId, access }]);
       message.success(t('export.done'));
     } catch (e) {
       message.warning((e as Error)?.message || t('export.failed'));

@@ -21,7 +21,15 @@ export interface PanelViewProps {
   track?: FilterItem[];
 }
 
-export function buildEnv(panel: PanelDetail, access: Access | undefined, signedIn: boolean) {
+/** The calls' access on a panel: with a proxy user (spec 6), data and option calls ask for the proxy's data
+ * scope; otherwise as given (a shared link's user, or nobody). */
+export function panelAccess(panel: Pick<PanelDetail, 'proxy'>, access: Access | undefined): Access | undefined {
+  if (panel.proxy === undefined || panel.proxy === null) return access;
+  return { ...(access || {}), user: panel.proxy };
+}
+
+export function buildEnv(panel: PanelDetail, given: Access | undefined, signedIn: boolean) {
+  const access = panelAccess(panel, given);
   const components = parseJson<PanelComponent[]>(panel.panelData, []);
   const list = Array.isArray(components) ? components.filter((c) => c && typeof c === 'object' && c.style) : [];
   const style = parseJson<PanelStyle>(panel.panelStyle, {});

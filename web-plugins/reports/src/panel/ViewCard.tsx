@@ -17,7 +17,7 @@ import { TableView, type TableSort } from './TableView';
 import { runJump } from './jumping';
 import { DetailsDialog } from './DetailsDialog';
 import { exportViews } from './exporting';
-import { EXPORT_BUTTON, useExportGranted } from './exportGrant';
+import { canExportHere, EXPORT_BUTTON, useExportGranted } from './exportGrant';
 import { dataBody } from './dataBody';
 import { engineOf, preloadFor } from '../charts/loaders';
 import { useChart } from '../charts/useChart';
@@ -261,13 +261,13 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
   const isSource = Object.values(linkage).some((e) => e.source === viewId);
   const exportGranted = useExportGranted();
-  const canExport = exportGranted && env.signedIn && (!env.privileges || env.privileges.split(',').includes('export'));
+  const canExport = exportGranted && canExportHere(env) && (!env.privileges || env.privileges.split(',').includes('export'));
 
   const doExport = async () => {
     if (!view || !result) return;
     setExporting(true);
     try {
-      await exportViews([{ view: result, body, panelId: env.panelId }], (key, opts) => message.info(t(key, opts)));
+      await exportViews([{ view: result, body, panelId: env.panelId, access: env.access }], (key, opts) => message.info(t(key, opts)));
       message.success(t('export.done'));
     } catch (e) {
       message.warning((e as Error)?.message || t('export.failed'));
@@ -377,7 +377,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         )}
       </div>
       {details && result && (
-        <DetailsDialog view={result} body={body} panelChart={env.style.chart} canExport={canExport} panelId={env.panelId} onClose={() => setDetails(false)} modal={modal} />
+        <DetailsDialog view={result} body={body} panelChart={env.style.chart} canExport={canExport} panelId={env.panelId} access={env.access} onClose={() => setDetails(false)} modal={modal} />
       )}
     </div>
   );

@@ -10,3 +10,9 @@ export function useExportGranted(): boolean {
   const granted = useHasButton(EXPORT_BUTTON, shell.currentMenu?.menuId);
   return !shell.manifest || granted;
 }
+
+/** Where the viewer may export at all: signed in, or through a shared link (its token proves the link's
+ * client, as for its data calls; the link's privileges then decide). */
+export function canExportHere(env: { signedIn: boolean; access?: { linkToken?: string } }): boolean {
+  return env.signedIn || !!env.access?.linkToken;
+}

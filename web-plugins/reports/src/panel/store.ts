@@ -32,7 +32,7 @@ export interface PanelEnv {
   widgets: PanelComponent[];
   viewIds: string[];
   access?: Access;
-  /** Signed in (export needs a session). */
+  /** Signed in (export needs a session, or a shared link's token in `access`). */
   signedIn: boolean;
   privileges: string;
   /** Whether a search button exists: widgets then wait for it unless they auto-trigger. */

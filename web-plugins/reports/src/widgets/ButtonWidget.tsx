@@ -11,7 +11,7 @@ import { api } from '../api';
 import { useRT } from '../i18n';
 import { usePanelStore } from '../panel/store';
 import { exportViews } from '../panel/exporting';
-import { EXPORT_BUTTON, useExportGranted } from '../panel/exportGrant';
+import { canExportHere, EXPORT_BUTTON, useExportGranted } from '../panel/exportGrant';
 
 export function ButtonWidget({ component, kind }: { component: PanelComponent; kind: 'search' | 'reset' | 'export' }) {
   const { t } = useRT();
@@ -35,6 +35,7 @@ export function ButtonWidget({ component, kind }: { component: PanelComponent; k
     setLoading(true);
     try {
       const state = store.getState();
+      const user = store.env.access?.user;
       const items = [];
       for (const id of ids) {
         const body = {
@@ -44,9 +45,10 @@ export function ButtonWidget({ component, kind }: { component: PanelComponent; k
           drill: (state.drill[id] || []).map((d) => ({ fieldId: d.fieldId, value: d.value })),
           queryFrom: 'panel' as const,
           cache: true,
+          ...(user !== undefined && user !== null ? { user } : {}),
         };
         const view = await api.data(id, store.env.panelId, body, store.env.access);
-        items.push({ view, body, panelId: store.env.panelId });
+        items.push({ view, body, panelId: store.env.panelId, access: store.env.access });
       }
       await exportViews(items);
       message.success(t('export.done'));
@@ -60,7 +62,7 @@ export function ButtonWidget({ component, kind }: { component: PanelComponent; k
   const onClick = async () => {
     if (kind === 'search') return store.search(widgetIds);
     if (kind === 'reset') return store.reset(widgetIds);
-    if (!store.env.signedIn) return void message.warning(t('export.needSignIn'));
+    if (!canExportHere(store.env)) return void message.warning(t('export.needSignIn'));
     const ids = exportIds();
     if (ids.length <= 1) return void runExport(ids);
     setLoading(true);
