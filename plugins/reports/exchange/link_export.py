@@ -249,21 +249,10 @@ def run(export_id: str) -> None:
 def _link_viewer(task: dict[str, Any]) -> Viewer:
     """The link as it is now: refused when it was turned off, expired or locked since the task started."""
     state = links.load_state(str(task["linkId"]))
-    if state is None or state["tenantId"] != task["tenantId"] or not state["valid"]:
+    if state is None or state["tenantId"] != task["tenantId"]:
         raise links.LinkDenied("reports:link.invalid")
-    if links.expired(state):
-        raise links.LinkDenied("reports:link.expired")
-    if state["locked"]:
-        raise links.LinkDenied("reports:link.locked")
-    return Viewer(
-        state["tenantId"],
-        state["userId"],
-        frozenset(state["ownerRoles"]),
-        state["ownerAdmin"],
-        state["id"],
-        state["panelId"],
-        str(task["client"]),
-    )
+    links.admit(state)
+    return links.viewer_of(state, str(task["client"]))
 
 
 def _write(task: dict[str, Any]) -> None:

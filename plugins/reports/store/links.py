@@ -141,7 +141,8 @@ def expired(state: dict[str, Any]) -> bool:
     return bool(state.get("overTime")) and datetime.fromisoformat(state["overTime"]) < utcnow()
 
 
-def _viewer(state: dict[str, Any]) -> Viewer:
+def viewer_of(state: dict[str, Any], client: str | None = None) -> Viewer:
+    """Who a link's visitor acts as: its owner, through this link (and, given, the visitor's client id)."""
     return Viewer(
         state["tenantId"],
         state["userId"],
@@ -149,13 +150,24 @@ def _viewer(state: dict[str, Any]) -> Viewer:
         state["ownerAdmin"],
         state["id"],
         state["panelId"],
+        client,
     )
+
+
+def admit(state: dict[str, Any]) -> None:
+    """Refuses (403, translated) a link turned off, expired or locked."""
+    if not state["valid"]:
+        raise LinkDenied("reports:link.invalid")
+    if expired(state):
+        raise LinkDenied("reports:link.expired")
+    if state["locked"]:
+        raise LinkDenied("reports:link.locked")
 
 
 def has_permission(state: dict[str, Any]) -> bool:
     with tenant_scope(state["tenantId"]):
         panel = session().get(Panel, state["panelId"])
-        return panel is not None and "view" in privileges(panel, _viewer(state))
+        return panel is not None and "view" in privileges(panel, viewer_of(state))
 
 
 def issue_token(state: dict[str, Any], passed: bool, client: str | None = None) -> str:
@@ -203,12 +215,7 @@ def check_client(token: str) -> tuple[dict[str, Any], str]:
     state = load_state(str(payload.get("l", "")))
     if state is None or state["tenantId"] != payload.get("t") or state["panelId"] != payload.get("p"):
         raise LinkDenied("reports:link.invalid")
-    if not state["valid"]:
-        raise LinkDenied("reports:link.invalid")
-    if expired(state):
-        raise LinkDenied("reports:link.expired")
-    if state["locked"]:
-        raise LinkDenied("reports:link.locked")
+    admit(state)
     if state["enablePwd"] and (not payload.get("pw") or payload.get("v") != state["pwdVersion"]):
         raise LinkDenied("reports:link.token")
     return state, client_of(payload, token)
