@@ -187,7 +187,6 @@ export function Letters() {
           dataSource={rows}
           pagination={false}
           loading={loading && rows.length === 0}
-          sticky
           rowClassName={(m) => (m.readStatus ? 'at-letter-read' : 'at-letter-unread')}
           onRow={(m) => ({ 'data-testid': 'letter-row', 'data-read': m.readStatus } as any)}
           footer={() => (
