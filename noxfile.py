@@ -21,6 +21,12 @@ ROOT = Path(__file__).parent
 CHROMIUM = "/usr/bin/chromium"
 SLAPD = "/usr/sbin/slapd"
 CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"  # Chinese labels in Chromium screenshots
+LIBREOFFICE = (  # office documents converted to PDF: the program and the filters of each kind of document
+    ("libreoffice-core-nogui", "/usr/lib/libreoffice/program/soffice.bin"),
+    ("libreoffice-writer-nogui", "/usr/lib/libreoffice/program/libswlo.so"),
+    ("libreoffice-calc-nogui", "/usr/lib/libreoffice/program/libsclo.so"),
+    ("libreoffice-impress-nogui", "/usr/lib/libreoffice/program/libslideshowlo.so"),
+)
 # A real browser on a shared two-core runner sometimes misses a frame: a failing browser test runs
 # again (at most twice, each rerun reported) before it counts as failed.
 # A retried test's failed attempts are printed, so a flaky test shows why it failed even when it passes.
@@ -52,8 +58,9 @@ def build_web(session: nox.Session, force: bool = False) -> None:
 
 def ensure_chromium(session: nox.Session) -> None:
     """Debian's Chromium and a Chinese font for the browser tests, OpenLDAP's server (slapd) for the domain
-    sign-in ones."""
-    ensure_debian(session, (("chromium", CHROMIUM), ("slapd", SLAPD), ("fonts-wqy-microhei", CJK_FONT)))
+    sign-in ones, LibreOffice (headless) for the watermarked previews of office documents."""
+    ensure_debian(session, (("chromium", CHROMIUM), ("slapd", SLAPD), ("fonts-wqy-microhei", CJK_FONT),
+                            *LIBREOFFICE))
 
 
 def ensure_debian(session: nox.Session, needed: tuple[tuple[str, str], ...]) -> None:

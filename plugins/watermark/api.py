@@ -1,12 +1,17 @@
-"""The watermark service's HTTP API (`/api/watermark`): the shell's lookup and the admin screen's calls."""
+"""The watermark service's HTTP API (`/api/watermark`): the shell's lookup, file previews stamped with the
+watermark, and the admin screen's calls."""
 
 from __future__ import annotations
 
+import urllib.parse
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
+from starlette.responses import Response
 
-from atrium.plugins.watermark import service
+from atrium.plugins.watermark import preview, service, sources
+from atrium.sdk.context import current_user
+from atrium.sdk.errors import BadRequest, Forbidden
 from atrium.sdk.routing import Router
 
 router = Router("/api/watermark")
@@ -45,6 +50,39 @@ def get_system_watermark(query: WatermarkQuery) -> dict[str, Any] | None:
     """The watermark for a function and system of the signed-in user's tenant; null when none applies."""
     return service.for_user(query.ffwFunctionCode, query.systemCode, query.tenantId,
                             active_only=query.flag == 1)
+
+
+class FilePreviewIn(BaseModel):
+    fileId: int | None = Field(default=None, ge=1, le=2**63 - 1,
+                               description="the attachment's id; or give `url`")
+    url: str = Field(default="", max_length=2048,
+                     description="the attachment's own address here (its filePath, or a signed one)")
+    funcCode: Code = Field(default="", description="the function whose watermark is stamped")
+    systemCode: Code = ""
+    watermark: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = Field(
+        default="", description="text stamped instead of the function's watermark (administrators only)")
+
+
+@router.post("/iotBaseFuncWaterController/preview-file", body=FilePreviewIn)
+def preview_file(body: FilePreviewIn) -> Response:
+    """A file of the caller's tenant with the function's watermark stamped into it: an image as an image,
+    a PDF or an office document as a PDF (the envelope with an error otherwise)."""
+    if body.watermark and not current_user().is_admin:
+        raise Forbidden("watermark:preview.override_forbidden")
+    if (body.fileId is None) == (not body.url):
+        raise BadRequest("watermark:preview.one_file")
+    source = sources.by_id(body.fileId) if body.fileId is not None else sources.by_url(body.url)
+    mark = preview.watermark_for(body.funcCode, body.systemCode, body.watermark)
+    shown = preview.make(source, mark)
+    quoted = urllib.parse.quote(shown.filename, safe="")
+    plain = shown.filename.encode("ascii", "replace").decode().replace('"', "_").replace("?", "_")
+    return Response(shown.content, media_type=shown.media_type, headers={
+        "content-disposition": f"inline; filename=\"{plain}\"; filename*=UTF-8''{quoted}",
+        "x-content-type-options": "nosniff",
+        "cache-control": "private, no-store",
+        "x-watermark-stamped": "1" if shown.stamped else "0",
+        "x-watermark-cache": "hit" if shown.cached else "miss",
+    })
 
 
 class WatermarkIn(BaseModel):

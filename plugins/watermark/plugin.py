@@ -10,14 +10,17 @@ from atrium.sdk import MenuSpec, PluginInfo, Router, WebModule, WebSlot, hookimp
 from atrium.sdk.types import DatabaseSpec
 
 ADMIN_PATH = "/system_manage/watermark"
+#: a file previewed with the watermark stamped in (`?fileId=&funcCode=`), for every signed-in user
+PREVIEW_PATH = "/watermark-preview"
 
 
 @hookimpl
 def atrium_plugin_info() -> PluginInfo:
     return PluginInfo(
         name="watermark", version="1.0.0", sdk=">=1.0,<2",
-        description="Watermark over the shell: per tenant and function, dynamic text from the signed-in user",
-        services={"watermark": "/api/watermark"}, prefixes=[ADMIN_PATH],
+        description="Watermark over the shell: per tenant and function, dynamic text from the signed-in "
+                    "user; file previews with it stamped in",
+        services={"watermark": "/api/watermark"}, prefixes=[ADMIN_PATH, PREVIEW_PATH],
         web=WebModule(remote_name="atrium_watermark", exposes=["./App"], slots=[WebSlot(slot="overlay")]),
     )
 

@@ -43,3 +43,17 @@ export function deleteSetting(ffwId: string): Promise<void> {
 export function previewText(fwType: string, fwContent: string): Promise<{ content: string }> {
   return request('watermark/admin/preview', { method: 'POST', data: { fwType, fwContent }, silent: true });
 }
+
+/** What a preview names: an attachment's id, or its own address on this platform. */
+export interface PreviewFile {
+  fileId?: number;
+  url?: string;
+  funcCode?: string;
+}
+
+/** The file with the function's watermark stamped into it on the server (an image, or a PDF). */
+export function previewFile(file: PreviewFile): Promise<Blob> {
+  return request<Blob>('watermark/iotBaseFuncWaterController/preview-file', {
+    method: 'POST', data: file, wrap: false, blob: true, timeout: 120_000,
+  });
+}

@@ -4,6 +4,7 @@ import {
   Slider, Space, Switch, Table, Tag, Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import { useNavigate } from 'react-router';
 import { bus, localeText, useSession, useT } from '@atrium/sdk';
 import { deleteSetting, listSettings, previewText, saveSetting, type Watermark, type WatermarkInput } from '../api';
 import { tileUrl, TILE } from '../draw';
@@ -48,6 +49,7 @@ export function Settings() {
   const values = Form.useWatch([], form) as FormValues | undefined;
   const allowed = isAdmin(profile);
   const previewTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const navigate = useNavigate();
 
   const reload = useCallback(async () => {
     const data = await listSettings();
@@ -204,7 +206,13 @@ export function Settings() {
               <div data-testid="watermark-preview" title={preview}
                 style={{ height: TILE, margin: '4px 0 16px', border: '1px solid rgba(127,140,170,.3)', borderRadius: 6,
                   backgroundImage: tile ? `url("${tile}")` : undefined, backgroundRepeat: 'repeat', backgroundSize: `${TILE}px ${TILE}px` }} />
-              <Button type="primary" htmlType="submit" loading={saving} data-testid="watermark-save">{t('web.save')}</Button>
+              <Space>
+                <Button type="primary" htmlType="submit" loading={saving} data-testid="watermark-save">{t('web.save')}</Button>
+                <Button data-testid="watermark-file-preview-link"
+                  onClick={() => navigate(`/watermark-preview?funcCode=${encodeURIComponent(values?.ffwFunctionCode || '')}`)}>
+                  {t('web.filePreview.action')}
+                </Button>
+              </Space>
             </Form>
           </Card>
         </Col>
