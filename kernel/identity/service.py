@@ -243,7 +243,7 @@ def complete_login(
     with tenant_scope(tenant.id):
         db.add(LoginLog(user_id=user.id, ip=ctx.client_ip, user_agent=ctx.user_agent))
         db.flush()
-    kernel.emit("login", tenant_id=tenant.id, user_id=user.id, system_code=system)
+    kernel.emit("login", tenant_id=tenant.id, user_id=user.id, system_code=system, user_name=user.full_name)
     return LoginResult(pair, user, tenant, member.is_supervisor, system, lifetimes(kernel.settings))
 
 

@@ -22,10 +22,12 @@ def record(event: Event) -> None:
         return
     if not services().is_enabled(event.tenant_id, PLUGIN):
         return
-    person = services().directory.users([event.user_id]).get(event.user_id)
-    name = person.full_name if person else ""
+    name = event.data.get("user_name")
+    if name is None:
+        person = services().directory.users([event.user_id]).get(event.user_id)
+        name = person.full_name if person else ""
     system = str(event.data.get("system_code") or "")
-    service.buffer().add([sign_in_row(event.tenant_id, event.user_id, name, system)])
+    service.buffer().add([sign_in_row(event.tenant_id, event.user_id, str(name), system)])
 
 
 def sign_in_row(tenant_id: int, user_id: int, user_name: str, system_code: str) -> dict[str, Any]:

@@ -4,7 +4,8 @@ ATRIUM_BENCH_REDIS, which `nox -s bench` sets).
 
 Budgets, at 64 connections on one worker: each hot path at least 0.5x the bare endpoint's requests per
 second and at most 2x its p99. Sign-in storms (16 concurrent, a fresh nonce each, argon2id at OWASP's
-19 MiB, 2 iterations, 1 lane): at least 30 sign-ins per second with p99 under 1 s.
+19 MiB, 2 iterations, 1 lane): at least 0.75x of argon2id verification alone with a thread per core
+(median of five alternating rounds, with their spread), p99 under 1 s.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ import httpx
 
 from atrium.sdk.testing import encrypt_password
 from tests.bench.report import report
+from tests.bench.rounds import alternate, report_limit, report_rounds
 from tests.bench.servers import Load, bare_server, platform_server, wrk
 
 SECONDS = 5
 ROUNDS = 5
+STORM_RATIO = 0.75
 
 
 def sign_in(url: str, account: str = "alice", password: str = "Alice@123") -> dict[str, str]:
@@ -149,30 +152,38 @@ def argon2_alone(n: int = 120) -> float:
         return n / (time.perf_counter() - start)
 
 
-def storm(url: str, bare_p99: float, label: str = "") -> None:
-    rps, _p50, p99 = asyncio.run(login_load(url))
-    report(
+def storm(url: str, label: str = "") -> None:
+    """Sign-in storms beside argon2id alone, in alternating rounds: the platform must reach 0.75x of the
+    hash alone (all it does besides hashing costs a quarter of the hash at most), p99 under 1 s."""
+    p99s: list[float] = []
+
+    def one_storm() -> float:
+        rps, _p50, p99 = asyncio.run(login_load(url))
+        p99s.append(p99)
+        return rps
+
+    rounds = alternate(one_storm, argon2_alone)
+    report_rounds(
         f"sign-in storm{label}, 16 concurrent",
-        rps,
-        argon2_alone(),
+        rounds,
         "sign-ins/s",
-        ">= 30/s",
+        STORM_RATIO,
         baseline_name="argon2id verify alone, a thread per core",
         higher_is_better=True,
     )
-    report(f"sign-in storm{label} p99", p99, bare_p99, "ms", "< 1000 ms", baseline_name="bare endpoint p99")
+    report_limit(f"sign-in storm{label} p99", p99s, 1000, "ms", what="the limit")
 
 
 def main() -> None:
     pg, redis_url = os.environ.get("ATRIUM_BENCH_PG", ""), os.environ.get("ATRIUM_BENCH_REDIS", "")
     with bare_server() as bare:
         with platform_server() as srv:
-            base = hot_paths(bare, srv)
-            storm(srv.url, base.p99_ms)
+            hot_paths(bare, srv)
+            storm(srv.url)
         if pg and redis_url:
             with postgres_schema(pg) as url, platform_server(url, redis_url) as srv:
-                base = hot_paths(bare, srv, " (PostgreSQL + Redis)")
-                storm(srv.url, base.p99_ms, " (PostgreSQL + Redis)")
+                hot_paths(bare, srv, " (PostgreSQL + Redis)")
+                storm(srv.url, " (PostgreSQL + Redis)")
 
 
 if __name__ == "__main__":

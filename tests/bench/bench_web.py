@@ -32,7 +32,9 @@ from urllib.parse import urlparse
 import httpx
 from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, sync_playwright
 
+from atrium.sdk.testing import encrypt_password
 from tests.bench.report import report
+from tests.bench.rounds import report_limit
 from tests.bench.servers import ROOT, platform_server
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 
@@ -41,6 +43,7 @@ BUDGET = 500 * 1024
 HOME_BUDGET_MS = 1000
 PLUGIN_BUDGET = 50 * 1024
 ROUNDS = 3
+FIRST_VISITS = 5
 CHART_MARKERS = ("_echarts_instance_", "AntV/G2Plot")
 THIRD_PARTY_SHARED = {"react", "react-dom", "react/jsx-runtime", "react-dom/client", "react-router", "antd"}
 THIRD_PARTY_SHARED |= {"dayjs", "i18next", "react-i18next"}
@@ -285,6 +288,42 @@ def home_round(browser: Browser, base: str, state: Any) -> Round:
         ctx.close()
 
 
+def api_tokens(base: str) -> dict[str, str]:
+    """The administrator's token pair from one sign-in request (nothing else of the server is asked)."""
+    with httpx.Client(base_url=base, timeout=60) as c:
+        enc = c.post("/api/base/base-user/get-enryption").json()["data"]
+        body = c.post(
+            "/api/base/base-user/login",
+            json={
+                "account": "admin",
+                "password": encrypt_password(enc["publicKey"], enc["nonce"], "Admin@123"),
+            },
+        ).json()
+    assert body["code"] == 800, body
+    return {
+        "Atrium-Token": body["data"]["authorization"],
+        "Atrium-Refresh-Token": body["data"]["refresh-authorization"],
+    }
+
+
+def moved_state(state: Any, base: str, tokens: dict[str, str]) -> Any:
+    """A signed-in browser's storage carried to another server with the same demo data: its origin's local
+    storage under the new origin, the token cookies replaced by tokens that server issued."""
+    origin = base.rstrip("/")
+    cookies = [
+        {**c, "value": tokens.get(c["name"], c["value"])} for c in state["cookies"] if c["name"] != "language"
+    ]
+    origins = [{**o, "origin": origin} for o in state["origins"]]
+    return {"cookies": cookies, "origins": origins}
+
+
+def first_visitor_round(browser: Browser, state: Any) -> Round:
+    """/home opened by the first visitor of a server just started (demo data loaded, no request served but
+    the sign-in that issued the visitor's tokens), in a cold browser."""
+    with platform_server() as srv:
+        return home_round(browser, srv.url, moved_state(state, srv.url, api_tokens(srv.url)))
+
+
 def report_round(browser: Browser, base: str, state: Any) -> Seen | None:
     """Opens the first report panel; None when the reports plugin is not installed or built."""
     ctx = new_context(browser, base, state)
@@ -309,8 +348,15 @@ def report_round(browser: Browser, base: str, state: Any) -> Seen | None:
 
 
 def ensure_built() -> None:
-    if not (DIST / "index.html").exists():
-        subprocess.run(["npm", "run", "build:host"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    """The host and every plugin remote: /home draws the slots of the remotes the server offers, so a host
+    built alone measures a page no user meets."""
+    remotes = [
+        d / "dist" / "remoteEntry.js"
+        for d in (ROOT / "web-plugins").iterdir()
+        if (d / "package.json").exists()
+    ]
+    if not (DIST / "index.html").exists() or not all(r.exists() for r in remotes):
+        subprocess.run(["npm", "run", "build"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
 
 def main() -> None:
@@ -331,6 +377,7 @@ def main() -> None:
                 login_js = js if i == 0 else login_js
                 homes.append(home_round(browser, srv.url, state))
             opened = report_round(browser, srv.url, state)
+            firsts = [first_visitor_round(browser, state) for _ in range(FIRST_VISITS)]
         finally:
             browser.close()
 
@@ -405,13 +452,22 @@ def main() -> None:
         baseline_name="its API calls alone",
     )
     report(
-        "cold /home -> shell interactive",
+        "cold /home (warm server) -> shell interactive",
         statistics.median(r.ms for r in homes),
         statistics.median(r.api_ms for r in homes),
         "ms",
         f"< {HOME_BUDGET_MS / 1000:g} s",
         baseline_name="its API calls alone",
     )
+    report(
+        f"cold /home, first visitor of a server just started -> shell interactive (median of {FIRST_VISITS})",
+        statistics.median(r.ms for r in firsts),
+        statistics.median(r.api_ms for r in firsts),
+        "ms",
+        f"< {HOME_BUDGET_MS / 1000:g} s",
+        baseline_name="its API calls alone",
+    )
+    report_limit("cold /home, first visitor", [r.ms for r in firsts], HOME_BUDGET_MS, "ms", what="the budget")
 
 
 if __name__ == "__main__":
