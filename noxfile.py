@@ -32,8 +32,11 @@ LIBREOFFICE = (  # office documents converted to PDF: the program and the filter
 # A retried test's failed attempts are printed, so a flaky test shows why it failed even when it passes.
 BROWSER_RERUNS = ("--reruns", "2", "--reruns-delay", "1", "--rerun-show-tracebacks")
 # The Python suite runs in one worker per core (pytest-xdist); each worker has its own app, database
-# schema and Redis prefix. The browser tests keep one server and one browser, in order.
+# schema and Redis prefix.
 PARALLEL = ("-n", "auto")
+# The browser tests run in two workers, each with its own server, demo data and Chromium; a file's tests
+# stay together in one worker, in order (several build on what an earlier test of their file did).
+BROWSER_PARALLEL = ("-n", "2", "--dist", "loadfile")
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -100,7 +103,8 @@ def tests(session: nox.Session) -> None:
     sqlite_env = {"ATRIUM_TEST_DATABASE_URL": "", "ATRIUM_TEST_REDIS_URL": ""}
     quiet = ("-q", "-p", "no:logging")
     session.run("pytest", *quiet, *PARALLEL, "--ignore=tests/e2e", *session.posargs, env=sqlite_env)
-    session.run("pytest", *quiet, *BROWSER_RERUNS, "tests/e2e", *session.posargs, env=sqlite_env)
+    session.run("pytest", *quiet, *BROWSER_PARALLEL, *BROWSER_RERUNS, "tests/e2e", *session.posargs,
+                env=sqlite_env)
     if os.environ.get("ATRIUM_TEST_DATABASE_URL"):
         session.run("pytest", *quiet, *PARALLEL, "--ignore=tests/e2e", *session.posargs)
 
@@ -110,7 +114,8 @@ def e2e(session: nox.Session) -> None:
     """Only the browser tests."""
     build_web(session)
     ensure_chromium(session)
-    session.run("pytest", "-q", "-p", "no:logging", *BROWSER_RERUNS, "tests/e2e", *session.posargs)
+    session.run("pytest", "-q", "-p", "no:logging", *BROWSER_PARALLEL, *BROWSER_RERUNS, "tests/e2e",
+                *session.posargs)
 
 
 def typecheck_tree() -> Path:
