@@ -2,9 +2,11 @@ import {
   bus, permissions, request, resetNotLoggedIn, session, setServices, configureRequest,
   type Manifest, type MenuItem, type UserInfo,
 } from '@atrium/sdk';
+import { requirementsQrSwitch } from './config';
 import { endEarlyCalls } from './early';
 import { buildMenuIndex } from './menus';
 import { resetMenuFetch } from './layout/menuFetch';
+import { forgetRoutes } from './layout/routeMemory';
 import { registerManifest } from './plugins/registry';
 import { store, type Favourite, type PasswordInfo, type SystemSetting } from './store';
 
@@ -121,7 +123,7 @@ async function loadSession(): Promise<void> {
   const user = await request<UserInfo>('base/base-user/get-login-user');
   session.setUser(user);
   permissions.superAdmin = user?.isSuperAdmin === 1 || user?.isSuperAdmin === true;
-  const [pwd, setting, help, bpm, chat, tracking, hideTheme, defaultColor] = await Promise.all([
+  const [pwd, setting, help, bpm, chat, tracking, hideTheme, defaultColor, serverQr] = await Promise.all([
     request<PasswordInfo>('base/base-user/check-pwd-login', { silent: true }).catch(() => undefined),
     fetchSetting(session.getSystemCode(), user?.tenantId).catch(() => undefined),
     flag('SHOW_HELPCENTER', true),
@@ -130,18 +132,19 @@ async function loadSession(): Promise<void> {
     boolCall('base/tracking-web-page/enable', 'GET'),
     flag('HIDE_THEME_CONTROL', false),
     configValue('DEFAULT_THEMECOLOR'),
+    flag('SHOW_REQUIREMENT_QR', false),
     loadManifest(),
     loadGreyHeaders(),
   ]);
   const stored = store.get().setting;
   const configuredColor = setting?.themeColor || defaultColor || undefined;
-  const qr = (window as any).ATRIUM_CONFIG?.requirementsQr;
+  const requirementsQr = requirementsQrSwitch() ?? serverQr;
   store.set({
     user,
     passwordInfo: pwd,
     passwordDialog: pwd?.pop ? (pwd.optType === 2 ? 'closable' : 'forced') : false,
     setting: setting || stored,
-    flags: { help, bpm, chat, tracking, hideThemeControl: hideTheme, configuredColor, requirementsQr: !!qr },
+    flags: { help, bpm, chat, tracking, hideThemeControl: hideTheme, configuredColor, requirementsQr },
   });
   applyMenus(await menus);
   void loadFavourites();
@@ -163,6 +166,7 @@ export async function logout({ revoked = false }: { revoked?: boolean } = {}): P
   bus.emit('logout');
   session.clear();
   permissions.clear();
+  forgetRoutes();
   store.reset();
 }
 

@@ -18,7 +18,7 @@
 const LOCALES = ['zh-cn', 'zh-tw', 'en-us', 'vi-vn', 'hu-hu'];
 const FALLBACK_LOCALE = 'zh-cn';
 const DEFAULT_SYSTEM = 'iotAutho';
-const FLAGS = ['SHOW_HELPCENTER', 'SHOW_BPM', 'HIDE_THEME_CONTROL', 'DEFAULT_THEMECOLOR'];
+const FLAGS = ['SHOW_HELPCENTER', 'SHOW_BPM', 'HIDE_THEME_CONTROL', 'DEFAULT_THEMECOLOR', 'SHOW_REQUIREMENT_QR'];
 
 /** POST calls made early: URL and the body the SDK sends (`{params: ...}`). */
 export const EARLY_POSTS: readonly (readonly [url: string, body: string])[] = [

@@ -48,6 +48,21 @@ export function isHiddenMenu(menu: MenuItem, chatEnabled: boolean): boolean {
   return false;
 }
 
+/** The route a menu gives (spec 2.3): its menuUrl, or its menuCode when the url is an external address
+ * (such a menu opens its frame page at /third-view/{menuId}, and its route by code opens the same page). */
+export function menuRoute(menu: MenuItem): string | undefined {
+  const url = (menu.menuUrl || '').trim();
+  if (!isExternalUrl(url)) return url ? `/${url.replace(/^\/+/, '').replace(/\/+$/, '')}` : undefined;
+  const code = String(menu.menuCode ?? '').trim().replace(/^\/+/, '');
+  return code && !isExternalUrl(code) ? `/${encodeURI(code)}` : undefined;
+}
+
+/** The external-address menu whose route (by menuCode) is exactly this path. */
+export function frameMenuAt(index: MenuIndex | null, pathname: string): MenuItem | undefined {
+  const menu = index?.byPath.get(pathname);
+  return menu?.frameUrl ? menu : undefined;
+}
+
 /** The path (with query) a menu opens. */
 export function menuPath(menu: MenuItem): string | undefined {
   const url = (menu.menuUrl || '').trim();
@@ -92,6 +107,8 @@ export function buildMenuIndex(tree: MenuItem[], chatEnabled: boolean): MenuInde
         if (path && !children) {
           pages.push(item);
           byPath.set(path.split('?')[0], item);
+          const byCode = item.frameUrl ? menuRoute(item) : undefined;
+          if (byCode && !byPath.has(byCode)) byPath.set(byCode, item);
         }
         return item;
       });

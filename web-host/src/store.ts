@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { getCookie, local, setCookie, type Manifest, type MenuItem, type TabView, type UserInfo } from '@atrium/sdk';
+import { getCookie, local, setCookie, type Manifest, type MenuItem, type UserInfo } from '@atrium/sdk';
 import type { MenuIndex } from './menus';
+import type { HostTab } from './layout/tabView';
 
 export type LayoutStyle = 'default' | 'compact';
 export type OverallStyle = 'light' | 'dark' | 'one-stop';
@@ -64,7 +65,7 @@ export interface AppState {
   index: MenuIndex | null;
   defaultMenu?: { menuId: string | number; routePath: string; systemCode?: string } | null;
   manifest: Manifest | null;
-  tabs: TabView[];
+  tabs: HostTab[];
   sidebarOpened: boolean;
   device: 'desktop' | 'mobile';
   fullscreen: boolean;

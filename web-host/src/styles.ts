@@ -24,6 +24,9 @@ const CSS = `
 .at-tabs .ant-tabs-tab { border-radius: 8px 8px 0 0 !important; padding: 5px 12px !important; }
 .at-content { flex: 1; overflow: auto; position: relative; padding: 16px; }
 .at-content.fullscreen { padding: 0; }
+/* the way out of full screen: a small round button in the top right corner, over the page */
+.at-fullscreen-exit { position: fixed; top: 12px; right: 16px; z-index: 1000; width: 36px; height: 36px; display: inline-flex; align-items: center; justify-content: center; border: 1px solid var(--at-border); border-radius: 50%; background: var(--at-panel); color: var(--at-text); box-shadow: 0 4px 14px rgba(15,30,70,.14); cursor: pointer; opacity: .7; font-size: 16px; }
+.at-fullscreen-exit:hover, .at-fullscreen-exit:focus-visible { opacity: 1; }
 /* the floating side toolbar has a gutter of its own: it never lies over a table's last column or a pager */
 .at-content.with-toolbar { padding-right: 72px; }
 /* a table wider than the page scrolls inside its own frame, so the page itself never runs under the toolbar */

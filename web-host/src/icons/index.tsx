@@ -97,3 +97,5 @@ export const QrcodeIcon = /*#__PURE__*/ icon('qrcode', `${GRID}M14 14h3v3h-3zM20
 export const StarIcon = /*#__PURE__*/ icon('star', STAR);
 export const StarFilledIcon = /*#__PURE__*/ icon('star', STAR, true);
 export const ThunderboltIcon = /*#__PURE__*/ icon('thunderbolt', 'M13 2 4 14h7l-1 8 9-12h-7z');
+export const FullscreenIcon = /*#__PURE__*/ icon('fullscreen', 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5');
+export const FullscreenExitIcon = /*#__PURE__*/ icon('fullscreen-exit', 'M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5');

@@ -15,6 +15,9 @@ import { locationOf, resolveContent, TabLocation } from './content';
 import { HOME_TAB, isMultiTagSearch, onNavigate, openRouteTab } from './routeTabs';
 import { menuTitle, tabTitle } from './titles';
 import { useDevice } from './useDevice';
+import { FullscreenExitButton, isFullscreenQuery, useEscapeLeavesFullscreen, withoutFullscreen } from './fullscreen';
+import { useEmbedRoutes } from './embedRoutes';
+import { fullscreenSwitch } from '../config';
 
 // Dialogs, drawers and the side toolbar are downloaded the first time they are needed.
 // On phones the sidebar is a drawer: antd's Drawer is not downloaded on a desktop.
@@ -55,11 +58,6 @@ function useUsageTracking(): void {
   }, []);
 }
 
-function isFullscreenQuery(search: string): boolean {
-  const params = new URLSearchParams(search);
-  return params.has('fullscreen') && params.get('fullscreen') !== 'false' && params.get('fullscreen') !== '0';
-}
-
 function useBrowserCheck() {
   const t = useT();
   const { notification } = App.useApp();
@@ -96,7 +94,15 @@ export function MainLayout() {
   // A plugin's navbar item (the help plugin's button) asks for the help drawer.
   useEffect(() => bus.on('help:open', () => store.set({ helpOpen: true })), []);
 
-  const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || !!(window as any).ATRIUM_FULLSCREEN;
+  // the page's configuration keeps every page full screen: there is no way out to offer
+  const pinnedFullscreen = fullscreenSwitch();
+  const fullscreen = isFullscreenQuery(location.search) || fullscreenFlag || pinnedFullscreen;
+  const exitFullscreen = useCallback(() => {
+    store.set({ fullscreen: false });
+    if (isFullscreenQuery(location.search)) navigate(location.pathname + withoutFullscreen(location.search) + location.hash, { replace: true });
+  }, [location.pathname, location.search, location.hash, navigate]);
+  useEscapeLeavesFullscreen(fullscreen && !pinnedFullscreen, exitFullscreen);
+  useEmbedRoutes(navigate);
   const menu = findMenu(index, location.pathname);
   const isMultiTag = isMultiTagSearch(location.search);
   const activeKey = tabKey(location.pathname, location.pathname + location.search, isMultiTag);
@@ -173,8 +179,9 @@ export function MainLayout() {
   const mobile = device === 'mobile';
   const sideToolbar = !fullscreen && location.pathname !== HOME_PATH;
   const compact = theme.layout === 'compact';
-  const pageTitle = tabs.find((x) => x.key === activeKey)?.pageTitle;
-  const activeTitle = tabTitle({ path: location.pathname, title: location.pathname, menuId: menu?.menuId, pageTitle }, index, t, locale);
+  const activeTab = tabs.find((x) => x.key === activeKey);
+  const pageTitle = activeTab?.pageTitle;
+  const activeTitle = tabTitle({ path: location.pathname, title: activeTab?.title || location.pathname, enTitle: activeTab?.enTitle, menuId: menu?.menuId, pageTitle }, index, t, locale);
 
   const panes = tabs.length ? tabs : [HOME_TAB];
   // A tab's page is drawn when the tab is first shown and kept alive after: landing on a report does not
@@ -243,6 +250,7 @@ export function MainLayout() {
           {defaultSystemOpen && <DefaultSystemDialog />}
           {helpOpen && <HelpDrawer pageTitle={activeTitle} />}
         </Suspense>
+        {fullscreen && !pinnedFullscreen && <FullscreenExitButton onExit={exitFullscreen} />}
         <SlotOutlet items={overlays} />
       </div>
     </ShellContext.Provider>

@@ -6,10 +6,10 @@ import {
   LogoutIcon, MenuFoldIcon, MenuUnfoldIcon, QuestionCircleIcon, RobotIcon, SettingIcon,
   SwapIcon, UserIcon, ApartmentIcon, DesktopIcon,
 } from '../icons';
-import { LOCALES, localeText, request, session, useSession, useT, type Locale } from '@atrium/sdk';
+import { localeText, request, session, useSession, useT, type Locale } from '@atrium/sdk';
 import { logout, switchSystem, switchTenant } from '../api';
-import { changeLanguage, LANGUAGE_NAMES } from '../i18n';
-import { loadAntdLocale } from '../locale';
+import { useLanguageOptions } from '../languages';
+import { languageMenuItems, switchLanguage } from '../components/languageMenu';
 import { avatarText, shortName } from '../menus';
 import { setSidebar, store, useStore } from '../store';
 import { navbarColors } from '../theme';
@@ -162,16 +162,14 @@ function SystemSwitch() {
 
 export function LanguageSwitch() {
   const t = useT();
+  const languages = useLanguageOptions();
   return (
     <Dropdown
       trigger={['click']}
       menu={{
         selectedKeys: [t.locale],
-        items: LOCALES.map((l) => ({ key: l, label: <span data-testid={`lang-${l}`}>{LANGUAGE_NAMES[l]}</span> })),
-        onClick: async ({ key }) => {
-          await changeLanguage(key as Locale);
-          await loadAntdLocale(key as Locale);
-        },
+        items: languageMenuItems(languages),
+        onClick: ({ key }) => switchLanguage(key as Locale),
       }}
     >
       <button type="button" className="at-nav-item" data-testid="language-switch" aria-label={t('navbar.language')} title={t('navbar.language')}>

@@ -1,13 +1,14 @@
 import { useLocation } from 'react-router';
 import { App, FloatButton, Popover, QRCode } from 'antd';
-import { CommentIcon, FileTextIcon, QrcodeIcon, StarFilledIcon, StarIcon } from '../icons';
+import { CommentIcon, FileTextIcon, FullscreenIcon, QrcodeIcon, StarFilledIcon, StarIcon } from '../icons';
 import { bus, request, useT } from '@atrium/sdk';
 import { loadFavourites } from '../api';
+import { requirementsQrUrl } from '../config';
 import { findMenu } from '../menus';
 import { loadExposed } from '../plugins/registry';
 import { store, useStore } from '../store';
 
-/** The floating side toolbar: help documents, favourite, feedback, optional requirements QR code. */
+/** The floating side toolbar: help documents, favourite, full screen, feedback, optional requirements QR code. */
 export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
   const t = useT();
   const { message } = App.useApp();
@@ -74,10 +75,26 @@ export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
         data-testid="toolbar-favourite"
         data-collected={favourite ? 'true' : 'false'}
       />
+      <FloatButton
+        icon={<FullscreenIcon />}
+        tooltip={{ title: t('toolbar.fullscreen'), placement: 'left' }}
+        aria-label={t('toolbar.fullscreen')}
+        onClick={() => store.set({ fullscreen: true })}
+        data-testid="toolbar-fullscreen"
+      />
       <FloatButton icon={<CommentIcon />} tooltip={{ title: t('toolbar.feedback'), placement: 'left' }} onClick={() => store.set({ feedbackOpen: true })} data-testid="toolbar-feedback" />
       {flags.requirementsQr && (
-        <Popover placement="left" content={<QRCode value={`${window.location.origin}/portal?from=requirements`} />} title={t('toolbar.requirements')}>
-          <FloatButton icon={<QrcodeIcon />} />
+        <Popover
+          placement="left"
+          trigger={['hover', 'focus']}
+          title={t('toolbar.requirements')}
+          content={
+            <div data-testid="requirements-qr">
+              <QRCode value={requirementsQrUrl(window.location.origin)} />
+            </div>
+          }
+        >
+          <FloatButton icon={<QrcodeIcon />} aria-label={t('toolbar.requirements')} data-testid="toolbar-requirements" />
         </Popover>
       )}
     </FloatButton.Group>

@@ -5,7 +5,7 @@ import type { Manifest, ManifestPlugin, MenuItem } from '@atrium/sdk';
 import { Home } from '../pages/Home';
 import { NoPermission, NotFound, NotInstalled } from '../pages/errorPages';
 import { appForPath, pluginForPath } from '../plugins/registry';
-import type { MenuIndex } from '../menus';
+import { frameMenuAt, type MenuIndex } from '../menus';
 
 const PersonInfoPage = lazy(() => import(/* webpackChunkName: "person" */ '../pages/PersonInfo').then((m) => ({ default: m.PersonInfo })));
 const ThirdViewPage = lazy(() => import(/* webpackChunkName: "third-view" */ '../pages/ThirdView').then((m) => ({ default: m.ThirdView })));
@@ -47,6 +47,8 @@ export function resolveContent(pathname: string, manifest: Manifest | null, inde
   if (pathname === '/person-info') return <Lazy><PersonInfoPage /></Lazy>;
   if (pathname === '/403') return <NoPermission />;
   if (pathname.startsWith('/third-view/')) return <Lazy><ThirdViewPage menuId={decodeURIComponent(pathname.slice('/third-view/'.length))} /></Lazy>;
+  const frameMenu = frameMenuAt(index, pathname);
+  if (frameMenu) return <Lazy><ThirdViewPage menuId={String(frameMenu.menuId)} /></Lazy>;
   if (pathname === '/letters' || pathname.startsWith('/letters/')) {
     const hit = pluginForPath(manifest, pathname);
     if (hit) return <PluginPage plugin={hit.plugin} prefix={hit.prefix} />;

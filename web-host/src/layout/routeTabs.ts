@@ -5,10 +5,12 @@
  * happens, and the tab is opened then.
  */
 import { UNSAFE_createBrowserHistory, matchPath, type Location } from 'react-router';
-import { HOME_PATH, openTab, tabKey, type TabView } from '@atrium/sdk';
-import { findMenu, type MenuIndex } from '../menus';
+import { HOME_PATH, openTab, type TabView } from '@atrium/sdk';
 import { store } from '../store';
-import { menuTitle } from './titles';
+import { rememberRoute, rememberedRoute } from './routeMemory';
+import { routeInfo, tabFor } from './tabView';
+
+export { isMultiTagSearch, tabFor } from './tabView';
 
 export const HOME_TAB: TabView = { key: HOME_PATH, path: HOME_PATH, fullPath: HOME_PATH, title: 'home', affix: true };
 
@@ -32,31 +34,13 @@ export function onNavigate(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-export function isMultiTagSearch(search: string): boolean {
-  return new URLSearchParams(search).get('isMultiTag') === 'true';
-}
-
-/** The tab a location opens (titles from its menu, when the menus know it). */
-export function tabFor(pathname: string, search: string, index: MenuIndex | null): TabView {
-  const menu = findMenu(index, pathname);
-  const isMultiTag = isMultiTagSearch(search);
-  return {
-    key: tabKey(pathname, pathname + search, isMultiTag),
-    path: pathname,
-    fullPath: pathname + search,
-    title: menu ? menuTitle(menu, 'zh-cn') : pathname,
-    enTitle: menu ? menuTitle(menu, 'en-us') : undefined,
-    menuId: menu?.menuId,
-    noCache: pathname.startsWith('/dynamic-form/render/') || menu?.isCache === 0 || menu?.isCache === false,
-    isMultiTag,
-    affix: pathname === HOME_PATH,
-  };
-}
-
-/** Opens (or refreshes) the tab of a location in the store; home is always the first tab. */
+/** Opens (or refreshes) the tab of a location in the store, remembering its title and meta for when the
+ * menus do not know the route; home is always the first tab. */
 export function openRouteTab(pathname: string, search: string): void {
   if (OUTSIDE_TABS.some((pattern) => matchPath(pattern, pathname))) return;
-  const tab = tabFor(pathname, search, store.get().index);
+  const tab = tabFor(pathname, search, store.get().index, rememberedRoute(pathname));
+  const info = routeInfo(tab);
+  if (info) rememberRoute(pathname, info);
   store.set((s) => {
     const withHome = s.tabs.some((x) => x.key === HOME_PATH) ? s.tabs : [HOME_TAB, ...s.tabs];
     return { tabs: openTab(withHome, tab) };

@@ -14,7 +14,7 @@ export function menuTitle(menu: MenuItem, locale: string): string {
 }
 
 /** The label of a tab in the current language. */
-export function tabTitle(tab: Pick<TabView, 'path' | 'title' | 'menuId' | 'pageTitle'>, index: MenuIndex | null, t: TFunction, locale: string): string {
+export function tabTitle(tab: Pick<TabView, 'path' | 'title' | 'menuId' | 'pageTitle'> & { enTitle?: string }, index: MenuIndex | null, t: TFunction, locale: string): string {
   if (FIXED[tab.path]) return t(FIXED[tab.path]);
   if (tab.pageTitle) return tab.pageTitle;
   if (tab.menuId !== undefined) {
@@ -22,5 +22,5 @@ export function tabTitle(tab: Pick<TabView, 'path' | 'title' | 'menuId' | 'pageT
     if (menu) return menuTitle(menu, locale);
   }
   if (tab.path.startsWith('/dynamic-form/render/')) return t('menu.formRender');
-  return tab.title || tab.path;
+  return (tab.title && localeText(tab.title, tab.enTitle, locale)) || tab.title || tab.path;
 }

@@ -2,11 +2,11 @@ import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { App, Button, Checkbox, Dropdown, Form, Input, Select, Tabs, Typography } from 'antd';
 import { GlobalIcon, LockIcon, MailIcon, SafetyIcon, UserIcon } from '../icons';
-import { LOCALES, RequestError, local, request, resetNotLoggedIn, session, useT, type Locale } from '@atrium/sdk';
+import { RequestError, local, request, resetNotLoggedIn, session, useT, type Locale } from '@atrium/sdk';
 import { fetchSetting } from '../api';
 import { encryptPassword } from '../crypto';
-import { changeLanguage, LANGUAGE_NAMES } from '../i18n';
-import { loadAntdLocale } from '../locale';
+import { useLanguageOptions } from '../languages';
+import { languageMenuItems, switchLanguage } from '../components/languageMenu';
 import { store, useStore, type PasswordInfo } from '../store';
 import { Logo } from '../components/Logo';
 import { loadLayout } from '../layout/load';
@@ -18,7 +18,15 @@ import { EMAIL_RE, useCountdown } from '../components/SigninParts';
 const PlatformQr = lazy(() => import(/* webpackChunkName: "signin-modes" */ './QrCode').then((m) => ({ default: m.PlatformQr })));
 const PhoneField = lazy(() => import(/* webpackChunkName: "signin-modes" */ '../components/SigninParts').then((m) => ({ default: m.PhoneField })));
 
-type Mode = 'account' | 'phone' | 'email' | 'ldap' | 'qr' | 'other';
+type Mode = 'account' | 'phone' | 'email' | 'ldap' | 'qr' | 'form' | 'other';
+
+/** Form login: account and password in a plain form, for people who expect the classic sign-in form. It
+ * signs in through the same call as the account mode (the password is encrypted in the browser: the
+ * server accepts no other), and is offered wherever the account mode is. */
+function usesPasswordForm(mode: Mode): boolean {
+  return mode === 'account' || mode === 'form';
+}
+
 /** The platform's own modes, each of which a tenant may switch off. */
 type OwnMode = 'account' | 'phone' | 'email';
 const OWN_MODES: OwnMode[] = ['account', 'phone', 'email'];
@@ -62,6 +70,7 @@ export function Login() {
   const [mode, setMode] = useState<Mode>('account');
   const where = whereFrom(query);
   const ssoModes = useSsoModes(where);
+  const languages = useLanguageOptions();
   const [loading, setLoading] = useState(false);
   const [captcha, setCaptcha] = useState<{ captchaId: string; image: string } | null>(null);
   const [left, startCountdown] = useCountdown();
@@ -71,7 +80,8 @@ export function Login() {
 
   // A mode the tenant switched off is not offered: the first one it offers is shown instead.
   useEffect(() => {
-    if ((OWN_MODES as string[]).includes(mode) && !ssoModes.own.includes(mode as OwnMode)) setMode(ssoModes.own[0]);
+    const offered = mode === 'form' ? ssoModes.own.includes('account') : !(OWN_MODES as string[]).includes(mode) || ssoModes.own.includes(mode as OwnMode);
+    if (!offered) setMode(ssoModes.own[0]);
   }, [ssoModes.own, mode]);
 
   // In a workplace chat app's browser the person signs in through the app.
@@ -155,7 +165,7 @@ export function Login() {
     setLoading(true);
     try {
       let body: Record<string, unknown>;
-      if (mode === 'account') {
+      if (usesPasswordForm(mode)) {
         const password = await encryptPassword(values.password.trim());
         body = { ...where, account: values.account.trim(), password };
         if (captcha) Object.assign(body, { captchaId: captcha.captchaId, captchaCode: (values.captchaCode || '').trim() });
@@ -239,14 +249,12 @@ export function Login() {
             <h2>{t('login.welcome')}</h2>
             <Dropdown
               menu={{
-                items: LOCALES.map((l) => ({ key: l, label: LANGUAGE_NAMES[l] })),
-                onClick: async ({ key }) => {
-                  await changeLanguage(key as Locale);
-                  await loadAntdLocale(key as Locale);
-                },
+                selectedKeys: [t.locale],
+                items: languageMenuItems(languages),
+                onClick: ({ key }) => switchLanguage(key as Locale),
               }}
             >
-              <Button type="text" icon={<GlobalIcon />} aria-label={t('navbar.language')} />
+              <Button type="text" icon={<GlobalIcon />} aria-label={t('navbar.language')} data-testid="login-language" />
             </Dropdown>
           </div>
           <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
@@ -260,6 +268,7 @@ export function Login() {
               ...ssoModes.own.map((m) => ({ key: m, label: ownLabels[m] })),
               ...(ssoModes.ldap.length ? [{ key: 'ldap', label: t('login.modeLdap') }] : []),
               ...(ssoModes.qr || ssoModes.platformQr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
+              ...(ssoModes.own.includes('account') ? [{ key: 'form', label: t('login.modeForm') }] : []),
               ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
             ]}
           />
@@ -289,7 +298,7 @@ export function Login() {
             initialValues={{ agree: false }}
             hidden={mode === 'qr' || mode === 'other'}
           >
-            {mode === 'account' && (
+            {usesPasswordForm(mode) && (
               <>
                 <Form.Item name="account" rules={required(t('login.accountEmpty'))}>
                   <Input prefix={<UserIcon />} placeholder={t('login.account')} autoComplete="username" />
