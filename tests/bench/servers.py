@@ -41,7 +41,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_until_up(url: str, timeout: float = 30) -> None:
+def wait_until_up(url: str, timeout: float = 90) -> None:
+    """Until the server answers (generous: several processes starting on a busy two-core machine are slow)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -108,7 +109,11 @@ def platform_server(
         yield Server(f"http://127.0.0.1:{port}", env, proc)
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         shutil.rmtree(var, ignore_errors=True)
 
 
