@@ -274,3 +274,17 @@ def test_link_clients_ask_for_the_proxy_too(scoped: Scoped, client) -> None:
         openpyxl.load_workbook(io.BytesIO(raw.content), read_only=True).active.iter_rows(values_only=True)
     )
     assert len(rows) > 1 and {r[0] for r in rows[1:]} == {"华东"}
+
+
+def test_rules_and_the_proxy_come_with_names_for_those_who_manage(scoped: Scoped) -> None:
+    listed = scoped.admin.ok("GET", f"/api/dyreport/dataset/rowPermissions/{scoped.acme.dataset_id}")
+    names = {(r["subjectType"], r["subjectId"]): r["subjectName"] for r in listed}
+    role_id = scoped.rules[1]["subjectId"]
+    assert names[("role", role_id)] == "South"
+    person = names[("user", scoped.proxy_id)]
+    assert person and person != str(scoped.proxy_id)
+    scoped.set_proxy(scoped.proxy_id)
+    managed = scoped.admin.ok("GET", f"/api/dyreport/panel/findOne/{scoped.panel_id}")
+    assert managed["proxy"] == scoped.proxy_id and managed["proxyName"] == person
+    viewed = scoped.viewer.ok("GET", f"/api/dyreport/panel/findOne/{scoped.panel_id}")
+    assert viewed["proxy"] == scoped.proxy_id and "proxyName" not in viewed  # a viewer learns no name

@@ -16,8 +16,9 @@ from atrium.plugins.reports.engine.filters import dynamic_dates
 from atrium.plugins.reports.models import Dataset, DatasetField, DataSource, Panel
 from atrium.plugins.reports.store import datasets, panels, scope
 from atrium.plugins.reports.store.access import get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.store.subjects import named
 from atrium.sdk import audit
-from atrium.sdk.context import current_user
+from atrium.sdk.context import current_tenant, current_user
 from atrium.sdk.db import session
 from atrium.sdk.errors import BadRequest, NotFound
 from atrium.sdk.grants import holds_grant, require_grant
@@ -312,9 +313,9 @@ class RowPermissionsBody(BaseModel):
 
 @router.get("/dataset/rowPermissions/{id}", permission="admin")
 def get_row_permissions(id: str) -> list[dict[str, Any]]:  # noqa: A002
-    """The dataset's row permissions: `[{id, subjectType: user|role, subjectId, fieldId, operator,
-    value}]`."""
-    return scope.list_rules(datasets.get_dataset(id))
+    """The dataset's row permissions: `[{id, subjectType: user|role, subjectId, subjectName, fieldId,
+    operator, value}]`."""
+    return named(current_tenant(), scope.list_rules(datasets.get_dataset(id)))
 
 
 @router.post("/dataset/rowPermissions/{id}", permission="admin", body=RowPermissionsBody)
@@ -332,7 +333,7 @@ def save_row_permissions(id: str, body: RowPermissionsBody) -> list[dict[str, An
         before={"rowPermissions": [_rule_text(r) for r in before]},
         after={"rowPermissions": [_rule_text(r) for r in saved]},
     )
-    return saved
+    return named(current_tenant(), saved)
 
 
 def _rule_text(rule: dict[str, Any]) -> str:

@@ -9,11 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from atrium.plugins.reports.engine import hotpath
 from atrium.plugins.reports.store import panels, scope
 from atrium.plugins.reports.store.access import ALL, get_panel, session_viewer, viewer_scope
+from atrium.plugins.reports.store.subjects import proxy_name, subject_names
 from atrium.sdk import audit
 from atrium.sdk.errors import BadRequest, Forbidden
 from atrium.sdk.grants import require_grant
 from atrium.sdk.routing import Router
-from atrium.sdk.services import services
 
 router = Router("/api/dyreport")
 #: the button that creates and imports panels (administrators hold every button); editing an existing panel
@@ -50,7 +50,7 @@ def list_panels() -> list[dict[str, Any]]:
 def find_one(id: str) -> dict[str, Any]:  # noqa: A002
     with viewer_scope() as viewer:
         panel, privs = get_panel(id, viewer)
-        return panels.panel_public(panel, privs)
+        return _with_proxy_name(panels.panel_public(panel, privs), viewer.tenant_id, privs)
 
 
 @router.post("/panel/save", body=PanelBody)
@@ -87,7 +87,7 @@ def set_grants(id: str, body: GrantsBody) -> list[dict[str, Any]]:  # noqa: A002
     before = panels.grants(panel)
     panels.set_grants(panel, body.grants)
     after = panels.grants(panel)
-    names = _subject_names(viewer.tenant_id, [*before, *after])
+    names = subject_names(viewer.tenant_id, [*before, *after])
     audit.record(
         "reports.panel.grants",
         target_type="panel",
@@ -97,21 +97,6 @@ def set_grants(id: str, body: GrantsBody) -> list[dict[str, Any]]:  # noqa: A002
         after=_grant_words(after, names),
     )
     return after
-
-
-def _subject_names(tenant_id: int, grants: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
-    """The people and roles of grants by name, as the audit trail shows them."""
-    user_ids = {g["subjectId"] for g in grants if g["subjectType"] == "user"}
-    role_ids = {g["subjectId"] for g in grants if g["subjectType"] == "role"}
-    directory = services().directory
-    names: dict[tuple[str, int], str] = {}
-    for uid, person in (directory.users(user_ids) if user_ids else {}).items():
-        names[("user", uid)] = (
-            f"{person.full_name} ({person.account})" if person.full_name else person.account
-        )
-    for rid, role in (directory.roles(tenant_id, role_ids) if role_ids else {}).items():
-        names[("role", rid)] = role
-    return names
 
 
 def _grant_words(grants: list[dict[str, Any]], names: dict[tuple[str, int], str]) -> dict[str, str]:
@@ -144,7 +129,7 @@ def set_proxy(id: str, body: ProxyBody) -> dict[str, Any]:  # noqa: A002
     if before != body.userId:
         panel.proxy_user_id = body.userId
         hotpath.touch()
-        names = _subject_names(
+        names = subject_names(
             viewer.tenant_id, [{"subjectType": "user", "subjectId": u} for u in (before, body.userId) if u]
         )
         audit.record(  # "changed the reports settings of" the panel: its proxy
@@ -155,7 +140,15 @@ def set_proxy(id: str, body: ProxyBody) -> dict[str, Any]:  # noqa: A002
             before={"proxy": names.get(("user", before)) if before else None},
             after={"proxy": names.get(("user", body.userId)) if body.userId else None},
         )
-    return panels.panel_public(panel, privs)
+    return _with_proxy_name(panels.panel_public(panel, privs), viewer.tenant_id, privs)
+
+
+def _with_proxy_name(answer: dict[str, Any], tenant_id: int, privs: frozenset[str]) -> dict[str, Any]:
+    """A panel's answer with its proxy user's name (``proxyName``) for those who manage it; viewers, shared
+    links among them, learn no one's name."""
+    if "manage" in privs and answer.get("proxy") is not None:
+        answer["proxyName"] = proxy_name(tenant_id, int(answer["proxy"]))
+    return answer
 
 
 @router.get("/panel/export/{id}")

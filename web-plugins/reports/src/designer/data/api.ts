@@ -5,6 +5,7 @@ import type {
   CalcFieldBody, DataSource, DataSourceBody, Dataset, DatasetField, DatasetSaveBody, DraftField, DraftRequest, FieldPatch,
   PreviewResult, SourceCheck, SyncState,
 } from './types';
+import { rulesBody, type RowRule } from './rowPermissions';
 
 const path = (p: string) => `${SERVICE}/${p}`;
 const id = (v: string) => encodeURIComponent(v);
@@ -33,4 +34,8 @@ export const dataApi = {
   saveCalcField: (datasetId: string, body: CalcFieldBody) => request<DatasetField>(path(`dataset/calcField/${id(datasetId)}`), { method: 'POST', data: body, silent: true }),
   deleteCalcField: (datasetId: string, fieldId: string) =>
     request<boolean>(path(`dataset/calcField/delete/${id(datasetId)}/${id(fieldId)}`), { method: 'POST', data: {} }),
+  rowPermissions: (datasetId: string) => request<RowRule[]>(path(`dataset/rowPermissions/${id(datasetId)}`), { method: 'GET', silent: true }),
+  /** Silent: a refused rule is shown above the rules with the server's message. */
+  saveRowPermissions: (datasetId: string, rules: RowRule[]) =>
+    request<RowRule[]>(path(`dataset/rowPermissions/${id(datasetId)}`), { method: 'POST', data: { rules: rulesBody(rules) }, silent: true }),
 };

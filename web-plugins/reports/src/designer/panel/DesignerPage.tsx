@@ -22,16 +22,19 @@ import { designOf, draftBody } from './loadDesign';
 import { Palette, type PaletteChoice } from './Palette';
 import { PrivilegesDialog } from './PrivilegesDialog';
 import { PropertyPanel } from './PropertyPanel';
+import { ProxyDialog } from './ProxyDialog';
+import { ProxySetting } from './ProxySetting';
 import { PublishDialog } from './PublishDialog';
 import { ShareDialog } from './ShareDialog';
 import { TopBar } from './TopBar';
 import type { Draft } from './types';
 import { useDesign } from './useDesign';
 import { useDesignerKeys, useLeaveGuard } from './useDesignerKeys';
+import { useProxyUser } from './useProxyUser';
 import { VersionsDrawer } from './VersionsDrawer';
 import { useDsT } from './i18n';
 
-type Dialog = 'publish' | 'versions' | 'share' | 'privileges' | 'preview' | null;
+type Dialog = 'publish' | 'versions' | 'share' | 'privileges' | 'proxy' | 'preview' | null;
 /** Where a chart made in the view editor goes: a canvas cell, or a tab pane. */
 type Placement = { cell?: GridItem; pane?: { tabsId: string; tabName: string } };
 
@@ -59,6 +62,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
   const [dialog, setDialog] = useState<Dialog>(null);
   const [saving, setSaving] = useState(false);
   const [publishing, setPublishing] = useState(false);
+  const proxy = useProxyUser(panelId);
   useLeaveGuard(design.dirty);
 
   const selected = selectedId ? findComponent(state.components, selectedId) || null : null;
@@ -229,6 +233,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
             onAddToPane={addToPane}
             onEditView={(view) => setEditor({ view, placement: {} })}
             onInteractions={setInteractions}
+            panelSettings={<ProxySetting proxy={proxy} onChange={() => setDialog('proxy')} />}
           />
         </aside>
       </div>
@@ -238,6 +243,7 @@ function Designer({ panelId, draft, initialViews, onReload }: { panelId: string;
       <VersionsDrawer panelId={panelId} open={dialog === 'versions'} current={meta.publishedVersion} onClose={() => setDialog(null)} onRolledBack={() => { design.reset(design.state); onReload(); }} />
       <ShareDialog panelId={panelId} open={dialog === 'share'} onClose={() => setDialog(null)} />
       <PrivilegesDialog panelId={panelId} open={dialog === 'privileges'} onClose={() => setDialog(null)} />
+      <ProxyDialog panelId={panelId} open={dialog === 'proxy'} proxy={proxy} onClose={() => setDialog(null)} />
       <Modal open={dialog === 'preview'} title={t('preview.title', { name: state.name })} onCancel={() => setDialog(null)} footer={null} width="96vw" style={{ top: 16 }} destroyOnHidden>
         <div data-testid="designer-preview">
           <PanelViewer panel={{ id: panelId, name: state.name, privileges: draft.privileges, panelData: state.components, panelStyle: state.style }} signedIn />

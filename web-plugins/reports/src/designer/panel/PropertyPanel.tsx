@@ -1,5 +1,6 @@
 /** The right panel: the selected component's settings, or the panel's when nothing is selected. */
 import { Button, Input, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import type { PanelComponent, PanelStyle } from '../../model/types';
 import { paletteTypeOf, type PaletteType } from './components';
 import { ButtonProps, ClockProps, PictureProps, TabsProps, TextProps, VideoProps, widgetsOf } from './ContentProps';
@@ -20,6 +21,8 @@ export interface PropertyPanelProps {
   onAddToPane: (tabsId: string, tabName: string, type: PaletteType, viewId?: string) => void;
   onEditView: (view: PanelView) => void;
   onInteractions: (view: PanelView) => void;
+  /** More of the panel's settings, below its style (shown when nothing is selected). */
+  panelSettings?: ReactNode;
 }
 
 function ViewProps({ component, views, onEditView, onInteractions }: { component: PanelComponent; views: PanelView[]; onEditView: (v: PanelView) => void; onInteractions: (v: PanelView) => void }) {
@@ -40,7 +43,12 @@ function ViewProps({ component, views, onEditView, onInteractions }: { component
 export function PropertyPanel(props: PropertyPanelProps) {
   const { t } = useDsT();
   const c = props.selected;
-  if (!c) return <PanelProps style={props.style} onChange={props.onStyle} />;
+  if (!c) return (
+    <>
+      <PanelProps style={props.style} onChange={props.onStyle} />
+      {props.panelSettings}
+    </>
+  );
   const type = paletteTypeOf(c);
   const onChange = props.onComponent;
   const hasTitle = type && ['select', 'date', 'number-range', 'input'].includes(type);

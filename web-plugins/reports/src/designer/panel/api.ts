@@ -3,7 +3,7 @@ import { request, upload } from '@atrium/sdk';
 import { SERVICE } from '../../api';
 import type { ChartView } from '../../model/types';
 import type { Dataset } from '../data/types';
-import type { Draft, Grant, JumpInfoEntry, LinkageTarget, PanelListItem, PanelVersion, ReportSettings, ShareLink, ShareLinkUpdate, Subjects } from './types';
+import type { Draft, Grant, JumpInfoEntry, LinkageTarget, PanelListItem, PanelPublic, PanelVersion, ReportSettings, ShareLink, ShareLinkUpdate, Subjects } from './types';
 
 const path = (p: string) => `${SERVICE}/${p}`;
 const id = (v: string) => encodeURIComponent(v);
@@ -63,6 +63,10 @@ export const designerApi = {
 
   grants: (panelId: string) => request<{ grants: Grant[] } | Grant[]>(path(`panel/grants/${id(panelId)}`), { method: 'GET', silent: true }),
   saveGrants: (panelId: string, grants: Grant[]) => request<unknown>(path(`panel/grants/${id(panelId)}`), { method: 'POST', data: { grants }, silent: true }),
+  /** The panel as viewers read it; `proxy` is its proxy user's id. */
+  panel: (panelId: string) => request<PanelPublic>(path(`panel/findOne/${id(panelId)}`), { method: 'GET', silent: true }),
+  /** Silent: the dialog shows the server's message. */
+  setProxy: (panelId: string, userId: number | null) => request<PanelPublic>(path(`panel/proxy/${id(panelId)}`), { method: 'POST', data: { userId }, silent: true }),
   subjects: (keyword: string) => request<Subjects>(path('panel/subjects'), { method: 'GET', params: { keyword }, silent: true }),
 
   /** Spec 7.3: the files plugin's single upload. */

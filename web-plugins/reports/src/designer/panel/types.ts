@@ -11,6 +11,17 @@ export interface PanelListItem {
   live?: boolean;
 }
 
+/** The panel as panel/findOne and panel/proxy answer it (the fields the designer reads). */
+export interface PanelPublic {
+  id: string;
+  name: string;
+  privileges?: string;
+  /** The proxy user whose data scope the panel's data answers in, or null. */
+  proxy?: number | null;
+  /** The proxy user's name (answered to those who manage the panel). */
+  proxyName?: string;
+}
+
 export interface Draft {
   id: string;
   name: string;
