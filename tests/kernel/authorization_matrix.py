@@ -380,8 +380,9 @@ MATRIX: dict[str, str] = {
     "GET /api/dataexport/data-export/v2/templates": "signin ok - ok ok ok",
     # watermark: administrators set it, everyone reads theirs
     "GET /api/watermark/iotBaseFuncWaterController/get-system-watermark": "signin ok - ok ok ok",
-    # any signed-in user previews files of their own tenant stamped with the watermark; the generated body
-    # names no file (400); another tenant's file answers 404 like a missing one (tests/watermark/test_preview.py)
+    # any signed-in user previews files of their own tenant stamped with the watermark; the generated
+    # body names no file (400); another tenant's file answers 404 like a missing one
+    # (tests/watermark/test_preview.py)
     "POST /api/watermark/iotBaseFuncWaterController/preview-file": "signin ok - ok ok ok",
     "GET /api/watermark/admin/settings": "signin forbidden - ok ok ok",
     "POST /api/watermark/admin/save": "signin forbidden - ok ok ok",
