@@ -1,6 +1,8 @@
-"""Report viewer: the size of the reports remote and its chart chunks, and the time from opening the demo
-panel with 12 views (a click in the report list) to every view drawn in headless Chromium, beside the time
-of the same panel's data calls alone.
+"""Report viewer: the size of the reports remote and its chart chunks; the time from opening a panel (a click
+in the report list) until it is drawn in headless Chromium, beside the time of the same panel's data calls
+alone: the demo panel with 12 views (every view drawn), and a panel of 50 views made for the bench (the data
+of all 50 there and the views in the window drawn; the views below are drawn when scrolled to, without a new
+data call).
 
     .venv/bin/python -m tests.bench.bench_report_viewer
 
@@ -10,20 +12,65 @@ Builds the reports remote (and the host) when missing; runs a demo server on a f
 from __future__ import annotations
 
 import gzip
+import json
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.bench.report import report
+from tests.bench.rounds import ROUNDS, Rounds, alternate, report_limit, report_rounds
 from tests.bench.servers import ROOT, platform_server
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 
 DIST = ROOT / "web-plugins" / "reports" / "dist"
 BASELINE_REMOTE = ROOT / "tests" / "e2e" / "fixture_remote" / "dist"
 OVERVIEW = "销售总览"
-ROUNDS = 3
+LARGE_PANEL = "Bench: 50 views"
+LARGE_VIEWS = 50
+COLUMNS = 4
+DESIGN_WIDTH = 1600
+VIEW_HEIGHT = 300
+OVERVIEW_BUDGET_S = 1.0
+LARGE_BUDGET_S = 2.0
+LARGE_BUDGET_RATIO = 3.0
+
+# A view shows what it draws: a chart the engine finished drawing, a table, a text value or the no-data
+# message.
+DRAWN_JS = """v => {
+    const chart = v.querySelector('.rpt-chart');
+    if (chart) return chart.dataset.rendered === '1';
+    return !!v.querySelector('.rpt-table, [data-testid=report-text-value], .rpt-empty');
+}"""
+
+# Every view's data answered (or its failure shown), and every view drawn.
+ALL_DRAWN = f"""(n) => {{
+    const drawn = {DRAWN_JS};
+    const vs = Array.from(document.querySelectorAll('[data-testid=report-view]'));
+    return vs.length >= n && vs.every(v => v.dataset.state === 'error'
+        || (v.dataset.state === 'ready' && drawn(v)));
+}}"""
+
+# Every view's data answered (or its failure shown), and the views in the window drawn.
+IN_VIEW_DRAWN = f"""(n) => {{
+    const drawn = {DRAWN_JS};
+    const inView = v => {{
+        const r = v.getBoundingClientRect();
+        return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+    }};
+    const vs = Array.from(document.querySelectorAll('[data-testid=report-view]'));
+    return vs.length >= n && vs.every(v => v.dataset.state === 'error'
+        || (v.dataset.state === 'ready' && (!inView(v) || drawn(v))));
+}}"""
+
+REPLAY_JS = """async ([t, calls]) => {
+    const start = performance.now();
+    await Promise.all(calls.map(([u, b]) => fetch(u, {method: 'POST', body: b,
+        headers: {authorization: t, 'content-type': 'application/json'}}).then(r => r.json())));
+    return (performance.now() - start) / 1000;
+}"""
 
 
 def gz(path: Path) -> int:
@@ -128,64 +175,212 @@ def signed_in(p: Any, base: str) -> tuple[Any, Any, str]:
     return browser, page, token
 
 
-def panel_open_times(
-    page: Any, base: str, token: str, panel_id: str, min_views: int
-) -> tuple[float, float, int]:
-    """Medians over ROUNDS of: clicking the panel in the report list until every view is drawn, and the same
-    panel's data calls replayed alone, in parallel; and how many views were drawn."""
-    calls: list[tuple[str, str]] = []
+def api(page: Any, token: str, path: str, body: Any = None) -> Any:
+    """The data of an API call made from the page as the signed-in user."""
+    envelope = page.evaluate(
+        """([t, p, b]) => fetch(p, {method: b === null ? 'GET' : 'POST',
+            headers: {authorization: t, 'content-type': 'application/json'},
+            body: b === null ? undefined : JSON.stringify(b)}).then(r => r.json())""",
+        [token, "/api/dyreport" + path, body],
+    )
+    assert envelope["code"] == 800, envelope
+    return envelope["data"]
 
-    def record(request):
+
+def panel_id_of(page: Any, token: str, name: str) -> str:
+    return next(p["id"] for p in api(page, token, "/panel/list") if p["name"] == name)
+
+
+def make_large_panel(page: Any, token: str) -> str:
+    """A published panel of LARGE_VIEWS views, copies of the demo overview's views in turn, COLUMNS a row."""
+    overview = panel_id_of(page, token, OVERVIEW)
+    sources = api(page, token, f"/chart/view/listByPanel/{overview}")
+    panel = api(page, token, "/panel/save", {"name": LARGE_PANEL, "panelData": []})
+    width = DESIGN_WIDTH // COLUMNS
+    components = []
+    for n in range(LARGE_VIEWS):
+        source = {k: v for k, v in sources[n % len(sources)].items() if k not in ("id", "panelId")}
+        view = api(page, token, "/chart/view/save", {**source, "panelId": panel["id"], "title": f"#{n + 1}"})
+        row, column = divmod(n, COLUMNS)
+        components.append(
+            {
+                "id": f"large-{n}",
+                "type": "view",
+                "component": "user-view",
+                "propValue": {"viewId": view["id"]},
+                "style": {
+                    "left": column * width,
+                    "top": row * VIEW_HEIGHT,
+                    "width": width,
+                    "height": VIEW_HEIGHT,
+                },
+            }
+        )
+    api(
+        page,
+        token,
+        "/panel/saveDraft",
+        {
+            "id": panel["id"],
+            "panelData": json.dumps(components),
+            "panelStyle": json.dumps({"width": DESIGN_WIDTH}),
+        },
+    )
+    api(page, token, "/panel/publish", {"id": panel["id"], "note": "bench"})
+    return str(panel["id"])
+
+
+class PanelOpener:
+    """Opens a panel from the report list and waits until it is drawn; keeps the data calls of the last
+    opening, to replay them alone."""
+
+    def __init__(self, page: Any, base: str, token: str, panel_id: str, views: int, drawn_js: str) -> None:
+        self.page, self.base, self.token = page, base, token
+        self.panel_id, self.views, self.drawn_js = panel_id, views, drawn_js
+        self.calls: list[tuple[str, str]] = []
+        page.on("request", self.record)
+
+    def record(self, request: Any) -> None:
         if "/chart/view/getData/" in request.url:
-            calls.append((request.url, request.post_data or "{}"))
+            self.calls.append((request.url, request.post_data or "{}"))
 
-    page.on("request", record)
-    # drawn: every view shows its failure, or what it draws: a chart the engine finished drawing (views below
-    # the fold included, drawn after the first paint), a table, a text value or the no-data message
-    ready = """(n) => {
-        const vs = Array.from(document.querySelectorAll('[data-testid=report-view]'));
-        return vs.length >= n && vs.every(v => {
-            if (v.dataset.state === 'error') return true;
-            if (v.dataset.state !== 'ready') return false;
-            const chart = v.querySelector('.rpt-chart');
-            if (chart) return chart.dataset.rendered === '1';
-            return !!v.querySelector('.rpt-table, [data-testid=report-text-value], .rpt-empty');
-        });
-    }"""
+    def close(self) -> None:
+        self.page.remove_listener("request", self.record)
 
-    def open_panel() -> float:
-        page.goto(base + "/dynamic-report")
-        link = page.locator(f"[data-panel-id='{panel_id}']")
+    def open(self) -> float:
+        """Seconds from the click in the report list until the panel is drawn."""
+        self.page.goto(self.base + "/dynamic-report")
+        link = self.page.locator(f"[data-panel-id='{self.panel_id}']")
         link.wait_for()
-        page.wait_for_load_state("networkidle")
-        calls.clear()
+        self.page.wait_for_load_state("networkidle")
+        self.calls.clear()
         start = time.perf_counter()
         link.click()
-        page.wait_for_function(ready, arg=min_views, timeout=120_000)
+        self.page.wait_for_function(self.drawn_js, arg=self.views, timeout=120_000)
         return time.perf_counter() - start
 
-    open_panel()  # warm-up: the browser cache holds the bundles, the server its answers
-    panel_times = []
-    data_times = []
-    drawn = 0
-    for _ in range(ROUNDS):
-        panel_times.append(open_panel())
-        drawn = page.evaluate("() => document.querySelectorAll('[data-testid=report-view]').length")
-        replay = list(calls)
-        data_times.append(
-            page.evaluate(
-                """async ([t, calls]) => {
-                    const start = performance.now();
-                    await Promise.all(calls.map(([u, b]) => fetch(u, {method: 'POST', body: b,
-                        headers: {authorization: t, 'content-type': 'application/json'}})
-                        .then(r => r.json())));
-                    return (performance.now() - start) / 1000;
-                }""",
-                [token, replay],
-            )
-        )
+    def drawn_count(self) -> int:
+        return int(self.page.evaluate("() => document.querySelectorAll('[data-testid=report-view]').length"))
+
+    def replay(self, calls: list[tuple[str, str]]) -> Callable[[], float]:
+        """The given data calls alone, all at once from the report list with nothing else under way: seconds
+        until every answer is read."""
+
+        def once() -> float:
+            self.page.goto(self.base + "/dynamic-report")
+            self.page.locator(f"[data-panel-id='{self.panel_id}']").wait_for()
+            self.page.wait_for_load_state("networkidle")
+            return float(self.page.evaluate(REPLAY_JS, [self.token, calls]))
+
+        return once
+
+
+def measured(opener: PanelOpener) -> tuple[Rounds, list[float]]:
+    """Alternating rounds of opening the panel and of its data calls alone (those of a warm-up opening), and
+    the opening times themselves."""
+    opener.open()  # warm-up: the browser cache holds the bundles, the server its answers
+    calls = list(opener.calls)
+    rounds = alternate(opener.open, opener.replay(calls))
+    return rounds, rounds.values
+
+
+def overview_figures(page: Any, base: str, token: str) -> None:
+    opener = PanelOpener(page, base, token, panel_id_of(page, token, OVERVIEW), 10, ALL_DRAWN)
+    rounds, samples = measured(opener)
+    opener.open()
+    drawn = opener.drawn_count()
+    opener.close()
+    report_rounds(
+        f"demo panel clicked to all {drawn} views drawn (12 views, 2 in lazy tabs)",
+        rounds,
+        "s",
+        baseline_name="the same data calls alone, in parallel",
+    )
+    report_limit("demo panel clicked to all views drawn", samples, OVERVIEW_BUDGET_S, "s", what="budget")
+
+
+def scroll_through(page: Any) -> tuple[list[float], int, int]:
+    """Scrolls each view below the window into view, top to bottom, right after the panel is drawn: the
+    seconds until each is drawn, how many were drawn already, and the data calls made meanwhile."""
+    fetched: list[str] = []
+
+    def record(request: Any) -> None:
+        if "/chart/view/getData/" in request.url:
+            fetched.append(request.url)
+
+    below = page.evaluate(
+        """() => Array.from(document.querySelectorAll('[data-testid=report-view]'))
+            .filter(v => v.getBoundingClientRect().top >= innerHeight).map(v => v.dataset.viewId)"""
+    )
+    page.on("request", record)
+    waits: list[float] = []
+    already = 0
+    for view_id in below:
+        selector = f"[data-testid=report-view][data-view-id='{view_id}']"
+        already += bool(page.evaluate(f"v => ({DRAWN_JS})(v)", page.locator(selector).element_handle()))
+        start = time.perf_counter()
+        page.locator(selector).evaluate("v => v.scrollIntoView({block: 'center'})")
+        page.wait_for_function(f"s => ({DRAWN_JS})(document.querySelector(s))", arg=selector, timeout=30_000)
+        waits.append(time.perf_counter() - start)
     page.remove_listener("request", record)
-    return statistics.median(panel_times), statistics.median(data_times), drawn
+    return waits, already, len(fetched)
+
+
+def large_panel_figures(page: Any, base: str, token: str) -> None:
+    panel_id = make_large_panel(page, token)
+    opener = PanelOpener(page, base, token, panel_id, LARGE_VIEWS, IN_VIEW_DRAWN)
+    rounds, samples = measured(opener)
+    opener.close()
+    report_rounds(
+        f"{LARGE_VIEWS}-view panel clicked to every view's data there and the views in the window drawn",
+        rounds,
+        "s",
+        LARGE_BUDGET_RATIO,
+        baseline_name="the same data calls alone, in parallel",
+    )
+    report_limit(
+        f"{LARGE_VIEWS}-view panel clicked to drawn in the window",
+        samples,
+        LARGE_BUDGET_S,
+        "s",
+        what="budget",
+    )
+
+    every = PanelOpener(page, base, token, panel_id, LARGE_VIEWS, ALL_DRAWN)
+    all_drawn = [every.open() for _ in range(ROUNDS)]
+    every.close()
+    print(
+        f"{LARGE_VIEWS}-view panel clicked to all {LARGE_VIEWS} views drawn (nobody scrolling): median "
+        f"{statistics.median(all_drawn):.3f} s of {ROUNDS} ({', '.join(f'{s:.2f}' for s in all_drawn)})",
+        flush=True,
+    )
+
+    medians: list[float] = []
+    slowest = 0.0
+    already = scrolls = 0
+    calls: list[float] = []
+    for _ in range(ROUNDS):
+        opener = PanelOpener(page, base, token, panel_id, LARGE_VIEWS, IN_VIEW_DRAWN)
+        opener.open()
+        opener.close()
+        waits, drawn_before, fetched = scroll_through(page)
+        medians.append(statistics.median(waits))
+        slowest = max(slowest, *waits)
+        already += drawn_before
+        scrolls += len(waits)
+        calls.append(float(fetched))
+    median = statistics.median(medians)
+    print(
+        f"{LARGE_VIEWS}-view panel, each view below the window scrolled to until drawn: "
+        f"median {median:.3f} s "
+        f"(per-round medians {', '.join(f'{m:.3f}' for m in medians)}; spread "
+        f"±{max(abs(m - median) for m in medians):.3f} s; slowest {slowest:.3f} s; {scrolls} scrolls over "
+        f"{ROUNDS} rounds, {already} of them drawn before the scroll)",
+        flush=True,
+    )
+    report_limit(
+        f"{LARGE_VIEWS}-view panel: data calls while scrolling through", calls, 0, "calls", what="none"
+    )
 
 
 def timings(base: str) -> None:
@@ -193,20 +388,9 @@ def timings(base: str) -> None:
 
     with sync_playwright() as p:
         browser, page, token = signed_in(p, base)
-        panels = page.evaluate(
-            "t => fetch('/api/dyreport/panel/list', {headers: {authorization: t}}).then(r => r.json())", token
-        )["data"]
-        panel_id = next(x["id"] for x in panels if x["name"] == OVERVIEW)
-        panel, data, drawn = panel_open_times(page, base, token, panel_id, 10)
+        overview_figures(page, base, token)
+        large_panel_figures(page, base, token)
         browser.close()
-    report(
-        f"demo panel clicked to all {drawn} views drawn (12 views, 2 in lazy tabs), median of {ROUNDS}",
-        panel,
-        data,
-        "s",
-        "under 1 s",
-        baseline_name="the same data calls alone, in parallel",
-    )
 
 
 def main() -> None:

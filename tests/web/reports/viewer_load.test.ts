@@ -63,21 +63,24 @@ test('a view takes the answer started with the panel once, and only for the same
   }) as typeof api.view;
   api.data = ((id: string) => {
     calls.push(`data ${id}`);
-    return Promise.resolve({ id, success: true } as never);
+    return Promise.resolve((id === 'v3' ? { id, success: false } : { id, success: true, data: { x: [] } }) as never);
   }) as typeof api.data;
   try {
     const prefetch = new ViewPrefetch('p', undefined);
-    prefetch.start(['v1', 'v2'], STATE);
-    // the data calls go first: the charts wait for them
-    assert.deepEqual(calls, ['data v1', 'data v2', 'view v1', 'view v2']);
+    prefetch.start(['v1', 'v2', 'v3'], STATE);
+    // the data calls only: a definition is asked on its own only for a view whose data call failed
+    assert.deepEqual(calls, ['data v1', 'data v2', 'data v3']);
     const key = JSON.stringify(dataBody('v1', STATE, [], FIRST_QUERY, undefined));
     assert.ok(prefetch.takeData('v1', key));
     assert.equal(prefetch.takeData('v1', key), undefined);
     assert.equal(prefetch.takeData('v2', '{}'), undefined);
     assert.equal(prefetch.takeData('v2', JSON.stringify(dataBody('v2', STATE, [], FIRST_QUERY, undefined))), undefined);
+    await prefetch.settled();
+    assert.equal((await prefetch.view('v1')).success, true);
+    assert.deepEqual(calls.slice(3), ['view v3']);
+    await prefetch.view('v3');
     await prefetch.view('v1');
-    await prefetch.view('v1');
-    assert.deepEqual(calls.slice(4), ['view v1']);
+    assert.deepEqual(calls.slice(3), ['view v3', 'view v1']);
   } finally {
     Object.assign(api, saved);
   }

@@ -3,6 +3,7 @@ import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
 import { g2plotTexts, type InspectedNode } from './inspect';
+import { useTurnGiven } from './drawTurn';
 import { scheduleDraw } from './drawQueue';
 
 
@@ -41,10 +42,14 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
   const sized = ANTV_SIZED_KINDS.has(view.type) ? size : NO_SIZE;
   const built = useMemo(() => buildAntvOptions(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
+  const turnGiven = useTurnGiven();
+  // a chart built for its size waits for the first one measured
+  const waitsForSize = sized === NO_SIZE && ANTV_SIZED_KINDS.has(view.type);
+
   useEffect(() => {
     let alive = true;
     const node = el.current;
-    if (!node) return undefined;
+    if (!node || waitsForSize) return undefined;
     const { plot: name, options } = built;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
@@ -80,7 +85,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
       if (!alive) return;
       // a chart already drawn redraws at once (a filter, drill or linkage); a first draw waits its turn
       if (plot.current) draw(engine);
-      else cancel = scheduleDraw(node, () => draw(engine));
+      else cancel = scheduleDraw(node, () => draw(engine), turnGiven);
     })().catch((err) => {
       node.dataset.error = String(err?.message || err);
     });
@@ -88,7 +93,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
       alive = false;
       cancel();
     };
-  }, [view, built]);
+  }, [view, built, waitsForSize, turnGiven]);
 
   useEffect(() => {
     const node = el.current;

@@ -3,7 +3,8 @@ import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
 import { echartsTexts, type InspectedNode } from './inspect';
-import { scheduleDraw } from './drawQueue';
+import { useTurnGiven } from './drawTurn';
+import { scheduleDraw, type DrawBox } from './drawQueue';
 
 export interface ChartClick {
   dimensionList: DimensionRef[];
@@ -31,19 +32,24 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   const sized = SIZED_KINDS.has(view.type) ? size : NO_SIZE;
   const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
 
+  const turnGiven = useTurnGiven();
+  // a chart built for its size waits for the first one measured
+  const waitsForSize = sized === NO_SIZE && SIZED_KINDS.has(view.type);
+
   useEffect(() => {
     let alive = true;
     const node = el.current;
-    if (!node) return undefined;
+    if (!node || waitsForSize) return undefined;
     const { option } = built;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
-    const draw = (engine: typeof import('./engines/echarts')) => {
+    const draw = (engine: typeof import('./engines/echarts'), box?: DrawBox) => {
       if (!alive) return;
       try {
         const first = !chart.current;
         if (!chart.current) {
-          chart.current = engine.init(node, undefined, { renderer: 'canvas' });
+          const measured = box && box.width > 0 && box.height > 0 ? { width: box.width, height: box.height } : {};
+          chart.current = engine.init(node, undefined, { renderer: 'canvas', ...measured });
           // the instance on its node: browser tests find a point's pixel with convertToPixel
           (node as unknown as { __chart?: unknown }).__chart = chart.current;
           const drawn = chart.current;
@@ -76,7 +82,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
       if (!alive) return;
       // a chart already drawn redraws at once (a filter, drill or linkage); a first draw waits its turn
       if (chart.current) draw(engine);
-      else cancel = scheduleDraw(node, () => draw(engine));
+      else cancel = scheduleDraw(node, (box) => draw(engine, box), turnGiven);
     })().catch((err) => {
       node.dataset.error = String(err?.message || err);
     });
@@ -84,7 +90,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
       alive = false;
       cancel();
     };
-  }, [view, built]);
+  }, [view, built, waitsForSize, turnGiven]);
 
   useEffect(() => {
     const node = el.current;
@@ -92,7 +98,8 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
     const stop = watchPlotSize(node, setSize, () => {
       const c = chart.current;
       // the first notification comes with the size the chart was drawn at: no second draw for it
-      if (c && (c.getWidth() !== node.clientWidth || c.getHeight() !== node.clientHeight)) c.resize();
+      // 'auto': the size given at the first draw no longer holds, the chart follows its box
+      if (c && (c.getWidth() !== node.clientWidth || c.getHeight() !== node.clientHeight)) c.resize({ width: 'auto', height: 'auto' });
     });
     return () => {
       stop();

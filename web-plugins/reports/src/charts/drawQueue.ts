@@ -1,26 +1,47 @@
 /**
- * The first draw of a panel's charts, the visible ones first: a chart in the viewport draws at once; the
- * others are queued and drawn once those are painted, in slices of a few charts that leave the page free
- * between them (input, scrolling, frames), so every view is drawn without the user scrolling. A queued chart
- * scrolled into view draws at once.
+ * When a panel's charts draw. A chart in the window draws at once (the charts asked for together are measured
+ * together, then drawn: one layout for all of them); a chart near the window draws as soon as it comes that
+ * near. The others wait: once no panel is still waiting for its first data (`holdIdleDraws`), they are drawn
+ * one at a time when the page is idle, nearest first, so a chart scrolled to is drawn already or draws then,
+ * and neither the first paint nor the data calls wait for charts nobody looks at.
  */
+
+/** A chart's box as measured with the others drawn beside it (no layout of its own before its draw). */
+export interface DrawBox {
+  width: number;
+  height: number;
+}
 
 interface Job {
   node: Element;
-  run: () => void;
+  run: (box: DrawBox) => void;
+  /** How far from its scroll box the observer last saw it; undefined until seen, or when not laid out. */
+  distance?: number;
+  observer?: IntersectionObserver;
 }
 
-/** How long one slice of queued charts may run before the page gets its turn. */
-const SLICE_MS = 30;
+/** How far beyond what its scroll box shows a chart counts as near (above and below, a share of the box's height). */
+export const NEAR = '50% 0px';
+/** The idle time left that a background draw needs to start. */
+const IDLE_MIN_MS = 10;
+/** A background draw waits for idle time no longer than this (then one chart draws anyway). */
+const IDLE_WAIT_MS = 500;
+/** Where the browser has no idle callbacks: the pause before each chart drawn in the background. */
+const IDLE_FALLBACK_MS = 100;
 
-const queue: Job[] = [];
-let scheduled = false;
-let observer: IntersectionObserver | null = null;
+const waiting: Job[] = [];
+let incoming: Job[] = [];
+let holds = 0;
+let idleScheduled = false;
+/** One observer per scroll box (null: the window): "near" is near what the user scrolls. */
+const observers = new Map<Element | null, IntersectionObserver>();
+/** Jobs whose turn came already: drawn with the next batch wherever they are. */
+const nowJobs = new WeakSet<Job>();
 
-/** A failing chart neither stops the queue nor goes unreported. */
-function run(job: Job): void {
+/** A failing chart neither stops the others nor goes unreported. */
+function run(job: Job, box: DrawBox): void {
   try {
-    job.run();
+    job.run(box);
   } catch (err) {
     setTimeout(() => {
       throw err;
@@ -28,83 +49,138 @@ function run(job: Job): void {
   }
 }
 
+/** All boxes read first, then all charts drawn: one layout for the lot instead of one per chart. */
+function drawAll(jobs: Job[]): void {
+  const boxes = jobs.map((j) => ({ width: j.node.clientWidth, height: j.node.clientHeight }));
+  jobs.forEach((job, i) => run(job, boxes[i]));
+}
+
 function take(job: Job): void {
-  const i = queue.indexOf(job);
-  if (i >= 0) queue.splice(i, 1);
-  observer?.unobserve(job.node);
+  const i = waiting.indexOf(job);
+  if (i >= 0) waiting.splice(i, 1);
+  job.observer?.unobserve(job.node);
 }
 
-function drain(): void {
-  scheduled = false;
-  const end = performance.now() + SLICE_MS;
-  while (queue.length) {
-    const job = queue[0];
-    take(job);
-    run(job);
-    if (performance.now() >= end) break;
-  }
-  if (queue.length) {
-    scheduled = true;
-    setTimeout(drain, 0);
-  }
-}
-
-/** The first slice waits for the next frame, so the charts in view are painted before the others start. */
-function schedule(): void {
-  if (scheduled || !queue.length) return;
-  scheduled = true;
-  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (cb: () => void) => setTimeout(cb, 16);
-  frame(() => setTimeout(drain, 0));
-}
-
-function visible(node: Element): boolean {
+function inWindow(node: Element): boolean {
   const r = node.getBoundingClientRect();
   if (r.width <= 0 || r.height <= 0) return false;
-  const w = window.innerWidth || document.documentElement.clientWidth;
-  const h = window.innerHeight || document.documentElement.clientHeight;
-  return r.bottom > 0 && r.right > 0 && r.top < h && r.left < w;
+  const width = window.innerWidth || document.documentElement.clientWidth;
+  const height = window.innerHeight || document.documentElement.clientHeight;
+  return r.bottom > 0 && r.right > 0 && r.top < height && r.left < width;
 }
 
-function watch(): IntersectionObserver | null {
-  if (observer || typeof IntersectionObserver === 'undefined') return observer;
-  observer = new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      if (!e.isIntersecting) continue;
-      const job = queue.find((j) => j.node === e.target);
-      if (job) {
-        take(job);
-        run(job);
+function distanceOf(e: IntersectionObserverEntry): number | undefined {
+  const r = e.boundingClientRect;
+  if (r.width <= 0 || r.height <= 0) return undefined;
+  const top = e.rootBounds?.top ?? 0;
+  const bottom = e.rootBounds?.bottom ?? window.innerHeight;
+  return r.top >= bottom ? r.top - bottom : r.bottom <= top ? top - r.bottom : 0;
+}
+
+/** The box that scrolls `node`: its nearest ancestor that scrolls vertically, or null for the window. */
+function scrollBox(node: Element): Element | null {
+  for (let n = node.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(n).overflowY)) return n;
+  }
+  return null;
+}
+
+function watch(node: Element): IntersectionObserver | undefined {
+  if (typeof IntersectionObserver === 'undefined') return undefined;
+  const root = scrollBox(node);
+  let observer = observers.get(root);
+  if (observer) return observer;
+  observer = new IntersectionObserver(
+    (entries) => {
+      const near: Job[] = [];
+      for (const e of entries) {
+        const job = waiting.find((j) => j.node === e.target);
+        if (!job) continue;
+        job.distance = distanceOf(e);
+        if (e.isIntersecting) {
+          take(job);
+          near.push(job);
+        }
       }
-    }
-  });
+      drawAll(near);
+      scheduleIdle();
+    },
+    { root, rootMargin: NEAR },
+  );
+  observers.set(root, observer);
   return observer;
 }
 
-let incoming: Job[] = [];
+/** The waiting chart nearest the window when the observer last saw it, of those laid out. */
+function nearest(): Job | undefined {
+  let best: Job | undefined;
+  for (const job of waiting) if (job.distance !== undefined && (!best || job.distance < best.distance!)) best = job;
+  return best;
+}
+
+/** `cb` when the page is idle, with how much idle time is left (none: it waited long enough). */
+function whenIdle(cb: (timeLeft: () => number, overdue: boolean) => void): void {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback((deadline) => cb(() => deadline.timeRemaining(), deadline.didTimeout), { timeout: IDLE_WAIT_MS });
+  } else setTimeout(() => cb(() => 0, true), IDLE_FALLBACK_MS);
+}
+
+/** One chart's turn per idle period, the nearest: what a turn costs (a view's render, its chart's draw)
+ * comes after the callback, so a second turn would not be paid for by this idle time. */
+function drawIdle(timeLeft: () => number, overdue: boolean): void {
+  idleScheduled = false;
+  if (holds > 0) return;
+  if (overdue || timeLeft() >= IDLE_MIN_MS) {
+    const job = nearest();
+    if (!job) return;
+    take(job);
+    drawAll([job]);
+  }
+  scheduleIdle();
+}
+
+function scheduleIdle(): void {
+  if (idleScheduled || holds > 0 || !waiting.some((j) => j.distance !== undefined)) return;
+  idleScheduled = true;
+  whenIdle(drawIdle);
+}
 
 /** The charts asked for in one go (a panel's views commit together) are measured together, then the ones in
- * view drawn: one layout for all of them instead of one per chart after each draw. */
+ * the window (or asked for `now`) drawn. */
 function sort(): void {
   const jobs = incoming;
   incoming = [];
-  const shown = jobs.map((j) => visible(j.node));
-  jobs.forEach((job, i) => {
-    if (shown[i]) run(job);
-    else {
-      queue.push(job);
-      watch()?.observe(job.node);
-    }
-  });
-  schedule();
+  const shown = jobs.filter((j) => nowJobs.has(j) || inWindow(j.node));
+  for (const job of jobs) {
+    nowJobs.delete(job);
+    if (shown.includes(job)) continue;
+    waiting.push(job);
+    job.observer = watch(job.node);
+    job.observer?.observe(job.node);
+  }
+  drawAll(shown);
 }
 
-/** Runs `draw` for `node` right away when it is in view, otherwise in a later slice; answers a cancel. */
-export function scheduleDraw(node: Element, draw: () => void): () => void {
+
+/** Holds back the charts drawn in idle time until `until` settles (a panel's first data calls). */
+export function holdIdleDraws(until: Promise<unknown>): void {
+  holds += 1;
+  const release = () => {
+    holds -= 1;
+    scheduleIdle();
+  };
+  until.then(release, release);
+}
+
+/** Runs `draw` for `node` right away when it is in the window (or `now`: its turn came already), otherwise
+ * when it comes near or the page is idle; answers a cancel. */
+export function scheduleDraw(node: Element, draw: (box: DrawBox) => void, now = false): () => void {
   if (typeof window === 'undefined') {
-    draw();
+    draw({ width: 0, height: 0 });
     return () => undefined;
   }
   const job: Job = { node, run: draw };
+  if (now) nowJobs.add(job);
   if (!incoming.length) queueMicrotask(sort);
   incoming.push(job);
   return () => {

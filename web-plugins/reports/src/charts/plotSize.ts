@@ -5,8 +5,9 @@ export type PlotSize = { width?: number; height?: number };
 export const NO_SIZE: PlotSize = {};
 
 /** Watches a chart's box and reports its size in 10-px steps, so the chart is built again for a real change
- * of size and not for a pixel's jitter. `onResize` runs first on every change the observer sees. Answers
- * the way to stop watching. */
+ * of size and not for a pixel's jitter. The first size comes with the observer's first notice, once the page
+ * is laid out: read then, it costs no layout of its own. `onResize` runs first on every change the observer
+ * sees. Answers the way to stop watching. */
 export function watchPlotSize(
   node: HTMLElement,
   setSize: (update: (s: PlotSize) => PlotSize) => void,
@@ -19,7 +20,6 @@ export function watchPlotSize(
     const height = step(node.clientHeight);
     setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
   };
-  measure();
   const ro = new ResizeObserver(() => {
     onResize?.();
     measure();

@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { memo, type CSSProperties, type ReactNode } from 'react';
 import { commonBackground, scaleBox, type Box } from '../model/layout';
 import type { PanelComponent } from '../model/types';
 import { ViewCard } from './ViewCard';
@@ -36,7 +36,7 @@ function hyperlinked(c: PanelComponent, body: ReactNode): ReactNode {
 }
 
 /** A component at its scaled place, with its common background and hyperlink. */
-export function ComponentBox({ component, scale, box: given }: { component: PanelComponent; scale: number; box?: Box }) {
+function PlacedComponent({ component, scale, box: given }: { component: PanelComponent; scale: number; box?: Box }) {
   const box = given || scaleBox(component.style, scale);
   const bg = commonBackground(component.commonBackground, scale);
   const rotate = Number(component.style?.rotate) || 0;
@@ -56,4 +56,11 @@ export function ComponentBox({ component, scale, box: given }: { component: Pane
       <div style={inner}>{hyperlinked(component, <ComponentBody component={component} box={innerBox} />)}</div>
     </div>
   );
+}
+
+/** Drawn again only when its component, scale or box changes: not for every change of the panel around it. */
+export const ComponentBox = memo(PlacedComponent, (a, b) => a.component === b.component && a.scale === b.scale && sameBox(a.box, b.box));
+
+function sameBox(a: Box | undefined, b: Box | undefined): boolean {
+  return a === b || (!!a && !!b && a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height);
 }

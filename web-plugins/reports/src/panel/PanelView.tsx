@@ -12,6 +12,7 @@ import { ComponentBox } from './ComponentBox';
 import { PanelContext, PanelStore, flatten, isWidget } from './store';
 import { firstShownViews } from './prefetch';
 import { loadChart } from '../charts/loaders';
+import { holdIdleDraws } from '../charts/drawQueue';
 
 export interface PanelViewProps {
   panel: PanelDetail;
@@ -78,6 +79,8 @@ export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
     const s = new PanelStore(buildEnv(panel, access, signedIn), track || []);
     // the data calls and the chart chunks start now, not after the layout is measured and the views mounted
     s.calls.start(firstShownViews(s.env.components), s.state);
+    // the charts below the window wait until the data of every view is there
+    holdIdleDraws(s.calls.settled());
     loadChart('echarts').catch(() => undefined);
     return s;
   }, [panel, access, signedIn, track]);

@@ -4,7 +4,7 @@
  * handles clicks (drill, linkage, jump), the details dialog and the export.
  */
 import { App, Button, Spin, Tooltip } from 'antd';
-import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { memo, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { api, type DataBody } from '../api';
 import { columnFormat, fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
 import type { ChartClick } from '../charts/EchartsChart';
@@ -21,6 +21,7 @@ import { canExportHere, EXPORT_BUTTON, useExportGranted } from './exportGrant';
 import { dataBody } from './dataBody';
 import { engineOf, preloadFor } from '../charts/loaders';
 import { useChart } from '../charts/useChart';
+import { DrawTurn, useDrawTurn } from '../charts/drawTurn';
 import { DetailsIcon, ExportIcon } from './icons';
 
 const NO_DRILL: DrillItem[] = [];
@@ -67,7 +68,7 @@ export interface ChartBodyProps {
 }
 
 /** A chart by its render engine, or the text label. */
-export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
+function ChartOrText({ view, data, panelChart, onClick }: ChartBodyProps) {
   const { t, locale } = useRT();
   const build = useMemo(() => ({ mobile: isMobile(), panelChart, locale }), [panelChart, locale]);
   const text = isTextKind(view.type);
@@ -81,6 +82,9 @@ export function ChartBody({ view, data, panelChart, onClick }: ChartBodyProps) {
   // the chart's place while its engine loads: a chart not drawn yet, for whoever waits for the drawing
   return <div className="rpt-chart" data-engine={engineOf(view.render)} data-kind={view.type} style={{ width: '100%', height: '100%' }} />;
 }
+
+/** Drawn again only for another view, data, panel style or click handler. */
+export const ChartBody = memo(ChartOrText);
 
 /** Text labels (spec 2.3): one value large, or label: value lines. */
 function TextBody({ view, data, panelChart }: ChartBodyProps) {
@@ -246,6 +250,13 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
     [view, drill, linkageInfo, jumps, act, message, t],
   );
 
+  // one handler for the chart's whole life: a new linkage or jump table changes what a click does, not the chart
+  const clickRef = useRef(onClick);
+  useLayoutEffect(() => {
+    clickRef.current = onClick;
+  });
+  const onChartClick = useCallback((click: ChartClick) => clickRef.current(click), []);
+
   // the click menu closes on a press anywhere outside it (the press that opened it is over by then)
   const menuRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -256,6 +267,11 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
     document.addEventListener('mousedown', close, true);
     return () => document.removeEventListener('mousedown', close, true);
   }, [menu]);
+
+  // a chart is built and drawn on its turn: in the window at once, below it when scrolled near or the page idle
+  const cardRef = useRef<HTMLDivElement>(null);
+  const drawsChart = !isTable(type) && !isTextKind(type);
+  const turn = useDrawTurn(cardRef, !!result?.data && drawsChart);
 
   const title = view?.title || view?.name || '';
   const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
@@ -278,6 +294,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
 
   return (
     <div
+      ref={cardRef}
       className="rpt-view"
       data-testid="report-view"
       data-view-id={viewId}
@@ -352,8 +369,12 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
               onSort={onSort}
               onPage={setPage}
             />
+          ) : turn || !drawsChart ? (
+            <DrawTurn.Provider value>
+              <ChartBody view={result} data={result.data} panelChart={env.style.chart} onClick={onChartClick} />
+            </DrawTurn.Provider>
           ) : (
-            <ChartBody view={result} data={result.data} panelChart={env.style.chart} onClick={onClick} />
+            <div className="rpt-chart" data-rendered="0" data-kind={type} style={{ width: '100%', height: '100%' }} />
           )
         ) : null}
         {loading && (

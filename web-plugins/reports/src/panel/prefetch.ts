@@ -1,7 +1,8 @@
 /**
- * A panel's first calls, started as soon as its definition is known: each view's definition and its first
- * getData, all in parallel, while React is still laying the panel out. A view takes its answer once when it
- * asks with the same body; anything else (a later page, a filter, a table's own page size) calls again.
+ * A panel's first calls, started as soon as its definition is known: each view's first getData, all in
+ * parallel, while React is still laying the panel out. A view takes its answer once when it asks with the same
+ * body; anything else (a later page, a filter, a table's own page size) calls again. The answer carries the
+ * view's definition too: the definition is asked on its own only when the data call fails.
  */
 import { api, type Access } from '../api';
 import { tabContent } from '../model/layout';
@@ -30,23 +31,33 @@ const quiet = <T,>(p: Promise<T>): Promise<T> => {
   return p;
 };
 
+const answered = (r: ChartView | undefined): boolean => r?.success === true && !!r.data;
+
 export class ViewPrefetch {
   private defs = new Map<string, Promise<ChartView>>();
   private data = new Map<string, { key: string; answer: Promise<ChartView> }>();
+  private started: Promise<unknown>[] = [];
 
   constructor(private panelId: string, private access: Access | undefined) {}
 
   start(viewIds: string[], state: PanelState): void {
     const fresh = viewIds.filter((id) => !this.data.has(id) && !this.defs.has(id));
-    // the data first: the browser opens few connections per server, and the charts wait for the data
     for (const viewId of fresh) {
       const body = dataBody(viewId, state, [], FIRST_QUERY, this.access);
-      this.data.set(viewId, { key: JSON.stringify(body), answer: quiet(api.data(viewId, this.panelId, body, this.access)) });
+      const answer = quiet(api.data(viewId, this.panelId, body, this.access));
+      this.data.set(viewId, { key: JSON.stringify(body), answer });
+      this.defs.set(viewId, quiet(answer.then((r) => (answered(r) ? r : api.view(viewId, this.panelId, this.access)), () => api.view(viewId, this.panelId, this.access))));
+      this.started.push(answer);
     }
-    for (const viewId of fresh) this.defs.set(viewId, quiet(api.view(viewId, this.panelId, this.access)));
   }
 
-  /** The view's definition: the one started with the panel (once), else a new call. */
+  /** Settles once every data call started with the panel is answered (or failed). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled(this.started);
+  }
+
+  /** The view's definition: the answer started with the panel, or when that failed a call of its own (once);
+   * else a new call. */
   view(viewId: string): Promise<ChartView> {
     const started = this.defs.get(viewId);
     this.defs.delete(viewId);

@@ -5,7 +5,6 @@ import { useCallback, useEffect, useState } from 'react';
 import { dataApi } from './api';
 import { CalcFields } from './CalcFields';
 import { FieldList } from './FieldList';
-import { useDsT } from '../panel/i18n';
 import { useDT } from './i18n';
 import { PreviewTable } from './PreviewTable';
 import { RowPermissions } from './RowPermissions';
@@ -16,7 +15,6 @@ const isTruthy = (v: unknown) => v === true || v === 1 || v === '1';
 
 export function DatasetEditor({ datasetId, sources, onChanged, onDeleted }: { datasetId: string; sources: DataSource[]; onChanged: (d: Dataset) => void; onDeleted: () => void }) {
   const { t } = useDT();
-  const { t: dsT } = useDsT();
   const { profile } = useSession();
   const isAdmin = isTruthy(profile.isAdmin) || isTruthy(profile.isSuperAdmin);
   const { message } = App.useApp();
@@ -110,7 +108,7 @@ export function DatasetEditor({ datasetId, sources, onChanged, onDeleted }: { da
                 }}
               /> },
           { key: 'sync', label: <span data-testid="tab-sync">{t('dataset.modeAndSync')}</span>, children: <SyncPanel dataset={dataset} onSaved={updated} /> },
-          ...(isAdmin ? [{ key: 'rowperm', label: <span data-testid="tab-rowperm">{dsT('rowPermissions.tab')}</span>, children: <RowPermissions dataset={dataset} /> }] : []),
+          ...(isAdmin ? [{ key: 'rowperm', label: <span data-testid="tab-rowperm">{t('rowPermissions.tab')}</span>, children: <RowPermissions dataset={dataset} /> }] : []),
         ]}
       />
     </div>

@@ -2,7 +2,7 @@
  * replaces them all, and a refused rule shows the server's message. */
 import { Alert, App, Button, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { useDsT } from '../panel/i18n';
+import { useDT } from './i18n';
 import { useSubjectNames } from '../panel/subjects';
 import { dataApi } from './api';
 import { MAX_RULES, rulesBody, type RowRule } from './rowPermissions';
@@ -16,7 +16,7 @@ type Editing = { index: number | null; rule: RowRule | null };
 const sameRules = (a: RowRule[], b: RowRule[]) => JSON.stringify(rulesBody(a)) === JSON.stringify(rulesBody(b));
 
 export function RowPermissions({ dataset }: { dataset: Dataset }) {
-  const { t } = useDsT();
+  const { t } = useDT();
   const { message } = App.useApp();
   const phone = useIsPhone();
   const names = useSubjectNames(true);

@@ -2,7 +2,7 @@
 import { Form, Modal, Radio, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { designerApi } from '../panel/api';
-import { useDsT } from '../panel/i18n';
+import { useDT } from './i18n';
 import { SubjectSelect } from '../panel/SubjectSelect';
 import type { SubjectType } from '../panel/types';
 import { arityOf, MAX_VALUES, operatorsFor, typedValues, valuesProblem, type RowRule, type RuleOperator, type RuleValue } from './rowPermissions';
@@ -46,7 +46,7 @@ function useFieldValues(field: DatasetField | undefined): string[] {
 }
 
 export function RuleForm({ rule, fields, subjectName, onSubmit, onClose }: RuleFormProps) {
-  const { t } = useDsT();
+  const { t } = useDT();
   const phone = useIsPhone();
   const [form] = Form.useForm<RuleFormValues>();
   const [subjectLabel, setSubjectLabel] = useState('');
@@ -91,14 +91,14 @@ export function RuleForm({ rule, fields, subjectName, onSubmit, onClose }: RuleF
           <Radio.Group
             optionType="button"
             data-testid="rule-subject-type"
-            options={(['user', 'role'] as const).map((v) => ({ value: v, label: t(`privileges.${v}`) }))}
+            options={(['user', 'role'] as const).map((v) => ({ value: v, label: t(`rowPermissions.${v}`) }))}
             onChange={() => {
               form.setFieldValue('subjectId', undefined);
               setSubjectLabel('');
             }}
           />
         </Form.Item>
-        <Form.Item name="subjectId" label={subjectType === 'user' ? t('privileges.user') : t('privileges.role')} rules={[{ required: true, message: t(`rowPermissions.form.${subjectType}Required`) }]}>
+        <Form.Item name="subjectId" label={subjectType === 'user' ? t('rowPermissions.user') : t('rowPermissions.role')} rules={[{ required: true, message: t(`rowPermissions.form.${subjectType}Required`) }]}>
           <SubjectSelect
             type={subjectType}
             valueLabel={rule ? subjectName(rule.subjectType, rule.subjectId) : undefined}

@@ -1,7 +1,7 @@
 /** The rules of a dataset's row permissions: a table on wide screens, cards on phones. */
 import { Button, Space, Table, Tag, Typography } from 'antd';
 import type { HTMLAttributes } from 'react';
-import { useDsT } from '../panel/i18n';
+import { useDT } from './i18n';
 import type { RowRule } from './rowPermissions';
 
 const SHOWN_VALUES = 12;
@@ -15,22 +15,22 @@ export interface RuleListProps {
 }
 
 function Subject({ rule, text }: { rule: RowRule; text: string }) {
-  const { t } = useDsT();
+  const { t } = useDT();
   return (
     <span style={{ whiteSpace: 'nowrap' }}>
-      <Tag bordered={false}>{t(`privileges.${rule.subjectType}`)}</Tag>
+      <Tag bordered={false}>{t(`rowPermissions.${rule.subjectType}`)}</Tag>
       {text}
     </span>
   );
 }
 
 function FieldName({ name }: { name: string | undefined }) {
-  const { t } = useDsT();
+  const { t } = useDT();
   return name ? <>{name}</> : <Typography.Text type="danger">{t('rowPermissions.missingField')}</Typography.Text>;
 }
 
 function Values({ values }: { values: RowRule['value'] }) {
-  const { t } = useDsT();
+  const { t } = useDT();
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4, maxWidth: 360 }}>
       {values.slice(0, SHOWN_VALUES).map((v, i) => <Tag key={i} style={{ marginInlineEnd: 0 }}>{String(v)}</Tag>)}
@@ -40,7 +40,7 @@ function Values({ values }: { values: RowRule['value'] }) {
 }
 
 function Actions({ index, onEdit, onDelete }: { index: number; onEdit: (i: number) => void; onDelete: (i: number) => void }) {
-  const { t } = useDsT();
+  const { t } = useDT();
   return (
     <Space size={0}>
       <Button size="small" type="link" data-testid={`rowperm-edit-${index}`} onClick={() => onEdit(index)}>{t('rowPermissions.edit')}</Button>
@@ -50,7 +50,7 @@ function Actions({ index, onEdit, onDelete }: { index: number; onEdit: (i: numbe
 }
 
 export function RuleTable({ rules, subjectText, fieldName, onEdit, onDelete }: RuleListProps) {
-  const { t } = useDsT();
+  const { t } = useDT();
   return (
     <Table<RowRule>
       size="small"
@@ -73,7 +73,7 @@ export function RuleTable({ rules, subjectText, fieldName, onEdit, onDelete }: R
 }
 
 export function RuleCards({ rules, subjectText, fieldName, onEdit, onDelete }: RuleListProps) {
-  const { t } = useDsT();
+  const { t } = useDT();
   if (!rules.length) return <Typography.Paragraph type="secondary" data-testid="rowperm-table">{t('rowPermissions.empty')}</Typography.Paragraph>;
   return (
     <div data-testid="rowperm-table" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
