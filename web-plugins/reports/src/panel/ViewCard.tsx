@@ -18,7 +18,7 @@ import { runJump } from './jumping';
 import { DetailsDialog } from './DetailsDialog';
 import { exportViews } from './exporting';
 import { canExportHere, EXPORT_BUTTON, useExportGranted } from './exportGrant';
-import { dataBody } from './dataBody';
+import { dataBody, dataKey } from './dataBody';
 import { engineOf, preloadFor } from '../charts/loaders';
 import { useChart } from '../charts/useChart';
 import { DrawTurn, useDrawTurn } from '../charts/drawTurn';
@@ -174,12 +174,14 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const type = view?.type || '';
   const pageSize = styles && isTable(type) ? tablePageSize(styles.attr, view?.pageSize) : undefined;
   const sizeFromAttr = styles && isObject(styles.attr.size) && styles.attr.size.tablePageSize ? pageSize : undefined;
+  const resultMode = view?.resultMode;
+  const resultCount = view?.resultCount;
 
   const body: DataBody = useMemo(
-    () => dataBody(viewId, { applied, linkage, track }, drill, { page, sort, pageSize: sizeFromAttr }, env.access),
-    [applied, linkage, track, drill, page, sort, sizeFromAttr, viewId, env.access],
+    () => dataBody(viewId, { applied, linkage, track }, drill, { page, sort, pageSize: sizeFromAttr, resultMode, resultCount }, env.access),
+    [applied, linkage, track, drill, page, sort, sizeFromAttr, resultMode, resultCount, viewId, env.access],
   );
-  const bodyKey = JSON.stringify(body);
+  const bodyKey = dataKey(body);
 
   // the data is asked again when the body changes in content (not in identity), on a refresh (epoch) or for
   // another view or panel; the first answer may come with the panel's first load

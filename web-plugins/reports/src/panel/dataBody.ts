@@ -10,6 +10,9 @@ export interface ViewQuery {
   sort: TableSort | null;
   /** The table page size a view's style sets, if any. */
   pageSize?: number;
+  /** The view's result settings (spec 7.1), once its definition is known. */
+  resultMode?: string;
+  resultCount?: number;
 }
 
 export const FIRST_QUERY: ViewQuery = { page: 1, sort: null };
@@ -31,8 +34,18 @@ export function dataBody(
     goPage: query.page,
   };
   if (query.pageSize) b.pageSize = query.pageSize;
+  if (query.resultMode) b.resultMode = query.resultMode;
+  if (query.resultCount) b.resultCount = query.resultCount;
   const { sort } = query;
   if (sort && sort.order !== 'none') b.sort = [{ fieldId: sort.fieldId || '', key: sort.key, sort: sort.order }];
   if (access?.user !== undefined && access?.user !== null) b.user = access.user;
   return b;
+}
+
+/** What the answer depends on: the body without the view's own result settings, which the server reads from
+ * the view when a body leaves them out (the panel's first calls, made before any definition is known), so
+ * their arrival with the definition asks nothing again. */
+export function dataKey(body: DataBody): string {
+  const { resultMode: _mode, resultCount: _count, ...rest } = body;
+  return JSON.stringify(rest);
 }

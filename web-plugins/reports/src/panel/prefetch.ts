@@ -7,7 +7,7 @@
 import { api, type Access } from '../api';
 import { tabContent } from '../model/layout';
 import type { ChartView, PanelComponent } from '../model/types';
-import { dataBody, FIRST_QUERY } from './dataBody';
+import { dataBody, dataKey, FIRST_QUERY } from './dataBody';
 import type { PanelState } from './store';
 
 /** The views drawn when the panel opens: those on it and those on each tabs widget's first tab (the
@@ -45,7 +45,7 @@ export class ViewPrefetch {
     for (const viewId of fresh) {
       const body = dataBody(viewId, state, [], FIRST_QUERY, this.access);
       const answer = quiet(api.data(viewId, this.panelId, body, this.access));
-      this.data.set(viewId, { key: JSON.stringify(body), answer });
+      this.data.set(viewId, { key: dataKey(body), answer });
       this.defs.set(viewId, quiet(answer.then((r) => (answered(r) ? r : api.view(viewId, this.panelId, this.access)), () => api.view(viewId, this.panelId, this.access))));
       this.started.push(answer);
     }
