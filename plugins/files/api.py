@@ -17,10 +17,12 @@ from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
-from . import icons, service, storage, streaming
+from . import editor, icons, service, storage, streaming
+from .document import DocumentIn
 from .models import Attachment
 from .multipart import read_multipart
 from .policies import UploadPolicy, policy_for
+from .workbook import WorkbookIn
 
 router = Router()
 BASE = "/api/file/iot-base-attachment"
@@ -179,6 +181,32 @@ def serve_file(name: str, query: FileQuery) -> Response:
     if chunks is None:
         raise NotFound()
     return StreamingResponse(chunks, media_type=att.content_type, headers=headers)
+
+
+# -- document editor -------------------------------------------------------------------------------------
+
+
+@router.get(f"{BASE}/editor/open", query=IdQuery)
+def editor_open(query: IdQuery) -> dict[str, Any]:
+    """An xlsx or docx attachment as the editor's data (`kind` `sheet`: Univer's workbook data; `doc`: its
+    document data), with the file name and the file it is a version of."""
+    return editor.open_file(query.id)
+
+
+class SaveBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int = Field(ge=1)
+    #: for a spreadsheet
+    workbook: WorkbookIn | None = None
+    #: for a Word document
+    document: DocumentIn | None = None
+
+
+@router.post(f"{BASE}/editor/save", body=SaveBody)
+def editor_save(body: SaveBody) -> dict[str, Any]:
+    """Save edited data as a new version of the attachment `id`: a new attachment with the same file name
+    whose `previousId` is `id` (the original is kept). Anyone who may upload may save."""
+    return editor.save_file(body.id, body.workbook, body.document)
 
 
 # -- custom icons ----------------------------------------------------------------------------------------

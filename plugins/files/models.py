@@ -33,6 +33,8 @@ class Attachment(TenantScoped, Base):
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     creation_name: Mapped[str] = mapped_column(String(128), default="", nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False, index=True)
+    #: the attachment this one is an edited version of (saved from the document editor)
+    previous_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
 
 
 class CustomIcon(TenantScoped, Base):

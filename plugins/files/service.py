@@ -67,6 +67,8 @@ SAFE_TYPES = {
 INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"}
 # Shown in the browser when opened; anything else (SVG included: it can carry script) is a download.
 RASTER_TYPES = INLINE_TYPES - {"image/svg+xml"}
+#: files the document editor opens, by extension, and the editor that opens them
+EDITABLE = {"xlsx": "sheet", "docx": "doc"}
 
 
 # -- storing ---------------------------------------------------------------------------------------------
@@ -298,6 +300,8 @@ def describe(att: Attachment) -> dict[str, Any]:
         "funcCode": att.func_code,
         "previewUrl": signed_url(att) if att.content_type in INLINE_TYPES else None,
         "canDelete": may_delete(att),
+        "editorKind": EDITABLE.get(extension(att.source_name)),
+        "previousId": att.previous_id,
     }
 
 

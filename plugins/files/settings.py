@@ -19,6 +19,14 @@ class FilesSettings(BaseSettings):
     icon_max_bytes: int = 1 * MB
     #: how long a signed link (getUrl, getDownUrlByName) stays valid, in seconds
     link_ttl: int = 3600
+    #: the document editor: largest file it opens, and how much of a workbook it converts
+    editor_max_bytes: int = 10 * MB
+    editor_max_sheets: int = 50
+    editor_max_rows: int = 10_000
+    editor_max_columns: int = 200
+    editor_max_cells: int = 200_000
+    editor_max_unzipped_bytes: int = 50 * MB
+    editor_max_characters: int = 500_000
 
 
 @lru_cache

@@ -158,6 +158,10 @@ MATRIX: dict[str, str] = {
     "GET /api/file/iot-base-attachment/delete-id": "signin hidden - hidden hidden hidden",
     "GET /api/file/iot-base-attachment/getUrl": "signin hidden - hidden hidden hidden",
     "GET /api/file/iot-base-attachment/getDownUrlByName": "signin hidden - hidden hidden hidden",
+    # the document editor: a file of the caller's tenant (the generated id names none: hidden), saved as a
+    # new version by any member who may upload (tests/files/test_document_editor.py)
+    "GET /api/file/iot-base-attachment/editor/open": "signin hidden - hidden hidden hidden",
+    "POST /api/file/iot-base-attachment/editor/save": "signin hidden - hidden hidden hidden",
     "GET /api/file/iot-base-attachment/find-list": "signin ok - ok ok ok",
     "GET /api/file/iot-base-attachment/file/{name}": "signin hidden - hidden hidden hidden",
     "GET /api/base/base-custom-icon/get-all": "signin ok - ok ok ok",

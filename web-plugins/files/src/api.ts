@@ -26,6 +26,10 @@ export interface Attachment {
   size: number;
   previewUrl: string | null;
   canDelete: boolean;
+  /** 'sheet' when the document editor opens the file. */
+  editorKind: 'sheet' | null;
+  /** The file this one is an edited version of. */
+  previousId: number | null;
 }
 
 /** A custom icon (spec 3.8), with the server's verdict on whether this user may change it. */

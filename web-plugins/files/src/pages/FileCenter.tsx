@@ -1,6 +1,7 @@
 /** The file centre (/fileCenter): uploaded documents (file name, uploader, upload date, view picture,
  * delete with confirmation) and the tenant's custom icons. */
 import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { App as AntApp, Button, Card, Image, Input, Popconfirm, Space, Table, Tabs, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '@atrium/sdk';
@@ -18,6 +19,7 @@ function Documents() {
   const [keyword, setKeyword] = useState('');
   const [loading, setLoading] = useState(false);
   const [preview, setPreview] = useState('');
+  const navigate = useNavigate();
 
   const load = useCallback(async (pageNum: number, kw: string) => {
     setLoading(true);
@@ -58,10 +60,11 @@ function Documents() {
     { title: t('web.doc.uploader'), dataIndex: 'creationName', width: 160 },
     { title: t('web.doc.uploadDate'), dataIndex: 'uploadDate', width: 180 },
     {
-      title: t('web.doc.action'), key: 'action', width: 240,
+      title: t('web.doc.action'), key: 'action', width: 320,
       render: (_, row) => (
         <Space size={4}>
           {row.previewUrl && <Button type="link" size="small" onClick={() => setPreview(row.previewUrl as string)} data-testid={`view-${row.fileId}`}>{t('web.doc.view')}</Button>}
+          {row.editorKind && <Button type="link" size="small" onClick={() => navigate(`/fileCenter/editor?id=${row.fileId}&isEdit=1`)} data-testid={`edit-${row.fileId}`}>{t('web.editor.open')}</Button>}
           <Button type="link" size="small" onClick={() => download(row)}>{t('web.doc.download')}</Button>
           {row.canDelete && (
             <Popconfirm title={t('web.doc.confirmDelete')} okText={t('web.ok')} cancelText={t('web.cancel')} onConfirm={() => remove(row)}>

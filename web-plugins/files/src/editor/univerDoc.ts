@@ -1,0 +1,68 @@
+/**
+ * The Word document editor (Univer's open-source docs preset), loaded only by the editor route for a docx
+ * file, through a dynamic `import()`.
+ */
+import { createUniver, LocaleType, mergeLocales, type IDocumentData } from '@univerjs/presets';
+import { UniverDocsCorePreset } from '@univerjs/preset-docs-core';
+import univerCss from '@univerjs/preset-docs-core/lib/index.css';
+import type { MountedEditor } from './editorApi';
+import { addStyles } from './styles';
+
+/** Milliseconds after Univer has rendered before the editor's box is resized. */
+const NUDGE_AFTER = 300;
+
+/** Univer's own UI language for the portal's locale; Hungarian (which Univer lacks) falls back to English. */
+const LOCALES: Record<string, { type: LocaleType; load: () => Promise<{ default: object }> }> = {
+  'zh-cn': { type: LocaleType.ZH_CN, load: () => import('@univerjs/preset-docs-core/locales/zh-CN') },
+  'zh-tw': { type: LocaleType.ZH_TW, load: () => import('@univerjs/preset-docs-core/locales/zh-TW') },
+  'vi-vn': { type: LocaleType.VI_VN, load: () => import('@univerjs/preset-docs-core/locales/vi-VN') },
+  'en-us': { type: LocaleType.EN_US, load: () => import('@univerjs/preset-docs-core/locales/en-US') },
+};
+
+export async function mountDoc(
+  container: HTMLElement,
+  document: Partial<IDocumentData>,
+  { locale, editable }: { locale: string; editable: boolean },
+): Promise<MountedEditor> {
+  addStyles('atrium-univer-docs', univerCss);
+  const chosen = LOCALES[locale] || LOCALES['en-us'];
+  const messages = (await chosen.load()).default;
+  const { univer, univerAPI } = createUniver({
+    locale: chosen.type,
+    locales: { [chosen.type]: mergeLocales(messages) },
+    presets: [UniverDocsCorePreset({ container, toolbar: editable, contextMenu: editable, footer: false })],
+  });
+  const doc = univerAPI.createUniverDoc({ ...document, locale: chosen.type });
+  // The pages are drawn only once the editor's box changes size after Univer has rendered: it is made a
+  // pixel shorter then (a change Univer's resize observer notices, unlike one undone within a frame).
+  await new Promise<void>((resolve) => {
+    const Stages = univerAPI.Enum.LifecycleStages;
+    let nudged = false;
+    const redraw = (stage: number) => {
+      if (stage < Stages.Rendered || nudged) return;
+      nudged = true;
+      setTimeout(() => {
+        container.style.bottom = '1px';
+        resolve();
+      }, NUDGE_AFTER);
+    };
+    univerAPI.addEvent(univerAPI.Event.LifeCycleChanged, ({ stage }) => redraw(stage));
+    redraw(univerAPI.getCurrentLifecycleStage());
+  });
+  if (!editable) {
+    // no facade switch makes a document read-only: every change to its content (a mutation) is refused
+    const { MUTATION } = univerAPI.Enum.CommandType;
+    univerAPI.addEvent(univerAPI.Event.BeforeCommandExecute, (event) => {
+      if (event.type === MUTATION) event.cancel = true;
+    });
+  }
+  return {
+    api: univerAPI,
+    async snapshot() {
+      return doc.getSnapshot();
+    },
+    dispose() {
+      univer.dispose();
+    },
+  };
+}
