@@ -174,6 +174,20 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+def api_client(base: str, account: str = "admin", password: str | None = None) -> httpx.Client:
+    """The live server's API signed in as a demo account (its password unless another is given), in
+    English, with the token on every call."""
+    from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+
+    http = httpx.Client(base_url=base, timeout=30, headers={"language": "en#us"})
+    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
+    secret = encrypt_password(enc["publicKey"], enc["nonce"], password or DEMO_PASSWORDS[account])
+    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
+    assert body["code"] == 800, body
+    http.headers["authorization"] = body["data"]["authorization"]
+    return http
+
+
 def sign_in(
     page, base: str, account: str = "admin", password: str = "Admin@123", *, expect_home: bool = True
 ) -> None:

@@ -10,13 +10,13 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import sign_in
+from conftest import api_client, sign_in
 from docx import Document
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font
 from playwright.sync_api import expect
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 LOAD = 60_000  # ms: the editor's bundle is large and the machine is shared
@@ -26,16 +26,6 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 LAYER = "[data-atrium-watermark]"
 ACCOUNT = "supervisor"
-
-
-def api(base: str, account: str = ACCOUNT) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=30, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def workbook_bytes() -> bytes:
@@ -133,7 +123,7 @@ def highest_z_index_below_the_watermark(page: Any) -> int:
 
 
 def test_a_workbook_is_edited_and_saved_as_a_new_version(page, live_server) -> None:
-    http = api(live_server.url)
+    http = api_client(live_server.url, ACCOUNT)
     file_id = upload(http)
     sign_in(page, live_server.url, ACCOUNT, DEMO_PASSWORDS[ACCOUNT])
     open_editor(page, live_server.url, file_id, edit=True)
@@ -176,7 +166,7 @@ def test_a_workbook_is_edited_and_saved_as_a_new_version(page, live_server) -> N
 
 
 def test_read_only_frame_and_other_languages_and_sizes(page, live_server) -> None:
-    http = api(live_server.url)
+    http = api_client(live_server.url, ACCOUNT)
     file_id = upload(http, "readonly.xlsx")
     sign_in(page, live_server.url, ACCOUNT, DEMO_PASSWORDS[ACCOUNT])
     open_editor(page, live_server.url, file_id, edit=False)
@@ -212,7 +202,7 @@ def test_read_only_frame_and_other_languages_and_sizes(page, live_server) -> Non
 
 
 def test_the_file_centre_opens_workbooks_in_the_editor(page, live_server) -> None:
-    http = api(live_server.url)
+    http = api_client(live_server.url, ACCOUNT)
     file_id = upload(http, "from-list.xlsx")
     sign_in(page, live_server.url, ACCOUNT, DEMO_PASSWORDS[ACCOUNT])
     page.goto(live_server.url + "/fileCenter")
@@ -232,7 +222,7 @@ def test_the_file_centre_opens_workbooks_in_the_editor(page, live_server) -> Non
 
 
 def test_a_word_document_is_edited_and_saved_as_a_new_version(page, live_server) -> None:
-    http = api(live_server.url)
+    http = api_client(live_server.url, ACCOUNT)
     file_id = upload(http, "notes.docx")
     sign_in(page, live_server.url, ACCOUNT, DEMO_PASSWORDS[ACCOUNT])
     open_editor(page, live_server.url, file_id, edit=True)

@@ -13,26 +13,13 @@ from pathlib import Path
 import httpx
 import pytest
 import xlsxwriter
-from conftest import shot, sign_in
+from conftest import api_client, shot, sign_in
 from playwright.sync_api import expect
-
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
 
 pytestmark = pytest.mark.e2e
 LOAD = 30000
 ROWS = 1000
 OPEN = ".ant-select-dropdown:not(.ant-select-dropdown-hidden)"
-
-
-def api(base: str, account: str = "admin") -> httpx.Client:
-    """The API signed in as a demo account (what the administration console calls)."""
-    http = httpx.Client(base_url=base, timeout=30, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def field(page, key: str):
@@ -77,7 +64,7 @@ def test_a_form_on_a_new_menu_filled_and_imported(page, live_server, tmp_path: P
     design_score_sheet(page, base, code)
 
     # a new DYNAMIC_FORM menu bound to the form, through the administration API
-    admin = api(base)
+    admin = api_client(base)
     menu_code = f"menu-{code}"
     created = admin.post(
         "/api/base/admin/menus",

@@ -17,12 +17,11 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from conftest import ROOT, shot, sign_in, user_menu
+from conftest import ROOT, api_client, shot, sign_in, user_menu
 from playwright.sync_api import expect
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 if str(ROOT) not in sys.path:  # browser tests run from their folder; the local servers live in tests/help
     sys.path.insert(0, str(ROOT))
@@ -44,16 +43,6 @@ def ensure_remotes_built(*names: str) -> None:
 ensure_remotes_built("help", "message")
 
 
-def api(base: str, account: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
-
-
 @pytest.fixture
 def chat_on(page: Any) -> Any:
     def flag(route: Any) -> None:
@@ -71,7 +60,7 @@ def chat_on(page: Any) -> Any:
 def llm(live_server: Any) -> Iterator[FakeLlm]:
     """Acme's endpoint pointed at the local model for one test, switched off afterwards."""
     fake = FakeLlm()
-    boss = api(live_server.url, "supervisor")
+    boss = api_client(live_server.url, "supervisor")
     with serve(fake.app) as url:
         endpoint = {"baseUrl": url + "/v1", "model": "ok", "apiKey": "sk-e2e", "timeoutSeconds": 20}
         body = boss.post("/api/aigc/admin/endpoint/save", json=endpoint)

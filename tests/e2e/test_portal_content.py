@@ -9,27 +9,16 @@ import re
 import uuid
 from typing import Any
 
-import httpx
 import pytest
-from conftest import shot, sign_in
+from conftest import api_client, shot, sign_in
 from playwright.sync_api import expect
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 WAIT = 20_000
 ACME = 1001
 GLOBEX = 1002
-
-
-def api(base: str, account: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def test_portal_panels(admin_page: Any, live_server: Any) -> None:
@@ -52,7 +41,7 @@ def test_portal_panels(admin_page: Any, live_server: Any) -> None:
         expect(page.get_by_test_id(f"portal-panel-{panel}")).not_to_contain_text("not installed")
     shot(page, "portal-panels")
     # ...and say so when it is not there for the tenant
-    admin = api(live_server.url, "admin")
+    admin = api_client(live_server.url, "admin")
     state = {"plugin": "process", "enabled": False, "tenantId": ACME}
     assert admin.post("/api/base/admin/plugins/state", json={"params": state}).json()["code"] == 800
     try:
@@ -144,7 +133,7 @@ def test_news_list_pages_and_searches(admin_page: Any, live_server: Any) -> None
 
 
 def test_panels_vanish_when_the_portal_plugin_is_disabled(page: Any, live_server: Any) -> None:
-    admin = api(live_server.url, "admin")
+    admin = api_client(live_server.url, "admin")
     sign_in(page, live_server.url, "bob", DEMO_PASSWORDS["bob"])
     page.goto(live_server.url + "/portal")
     expect(page.get_by_test_id("portal-panel-announcement")).to_contain_text(

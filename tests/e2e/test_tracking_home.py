@@ -10,24 +10,14 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import shot, sign_in
+from conftest import api_client, shot, sign_in
 from playwright.sync_api import expect
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 WAIT = 20_000
 GLOBEX = 1002
-
-
-def api(base: str, account: str, password: str | None = None) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], password or DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def recent_until(page: Any, http: httpx.Client, wanted: Any) -> list[dict[str, Any]]:
@@ -74,7 +64,7 @@ def test_home_cards_are_drawn_with_data(admin_page: Any, live_server: Any) -> No
     for title in ("Tenants", "Users", "Questions"):
         expect(home.get_by_text(title, exact=True)).to_be_visible()
     # the process and forms plugins' cards, with the numbers their APIs answer
-    http = api(live_server.url, "admin")
+    http = api_client(live_server.url, "admin")
     processes = http.get("/api/process/count").json()["data"]
     forms = http.get("/api/form/count").json()["data"]
     assert forms["forms"] > 0
@@ -103,7 +93,7 @@ def test_page_visit_click_and_remote_load_are_recorded(admin_page: Any, live_ser
     expect(row.get_by_role("button", name="Unpublish")).to_be_visible(timeout=WAIT)
     page.evaluate("window.dispatchEvent(new Event('pagehide'))")
 
-    http = api(live_server.url, "admin")
+    http = api_client(live_server.url, "admin")
 
     def arrived(records: list[dict[str, Any]]) -> bool:
         kinds = {(r["eventType"], r["routePath"], r["buttonName"]) for r in records}
@@ -125,7 +115,7 @@ def test_page_visit_click_and_remote_load_are_recorded(admin_page: Any, live_ser
 
 
 def test_cards_vanish_when_tracking_is_disabled_for_the_tenant(page: Any, live_server: Any) -> None:
-    admin = api(live_server.url, "admin")
+    admin = api_client(live_server.url, "admin")
     sign_in(page, live_server.url, "bob", DEMO_PASSWORDS["bob"])
     expect(page.get_by_test_id("tracking-cards")).to_be_visible(timeout=WAIT)
     state = {"plugin": "tracking", "enabled": False, "tenantId": GLOBEX}
@@ -145,7 +135,7 @@ def test_background_jobs_card_stands_in_when_the_process_plugin_is_disabled(
     page: Any, live_server: Any
 ) -> None:
     """Globex's administrator: the job counts are tenant-wide figures (a plain member sees none)."""
-    admin = api(live_server.url, "admin")
+    admin = api_client(live_server.url, "admin")
     account, password = f"gx{secrets.token_hex(3)}", "Globex2024"
     boss = {"account": account, "password": password, "userFullName": "Globex Boss", "tenantId": GLOBEX}
     created = admin.post("/api/base/admin/users", json={**boss, "supervisor": True}).json()
@@ -153,10 +143,11 @@ def test_background_jobs_card_stands_in_when_the_process_plugin_is_disabled(
     state = {"plugin": "process", "enabled": False, "tenantId": GLOBEX}
     assert admin.post("/api/base/admin/plugins/state", json={"params": state}).json()["code"] == 800
     try:
-        jobs = api(live_server.url, account, password).get("/api/log/dashboard/run-states").json()["data"]
+        member = api_client(live_server.url, account, password)
+        jobs = member.get("/api/log/dashboard/run-states").json()["data"]
         assert jobs["counts"] == "jobs"
         assert (
-            api(live_server.url, "bob").get("/api/log/dashboard/run-states").json()["data"]["counts"]
+            api_client(live_server.url, "bob").get("/api/log/dashboard/run-states").json()["data"]["counts"]
             == "none"
         )
         sign_in(page, live_server.url, account, password)

@@ -9,10 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import ROOT, shot, sign_in
+from conftest import ROOT, api_client, shot, sign_in
 from playwright.sync_api import expect
-
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
 
 pytestmark = pytest.mark.e2e
 WAIT = 15_000  # ms: the machine running the browser tests is shared and often busy
@@ -32,16 +30,6 @@ def ensure_remotes_built(*names: str) -> None:
 
 
 ensure_remotes_built("message", "watermark")
-
-
-def api(base: str, account: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
 
 
 def layer_state(page: Any) -> dict[str, Any]:
@@ -152,7 +140,7 @@ def test_a_tenant_without_a_watermark_shows_none(page, live_server):
 
 def test_settings_screen_with_live_preview(page, live_server):
     code = f"e2e{secrets.token_hex(2)}"
-    admin = api(live_server.url, "admin")
+    admin = api_client(live_server.url, "admin")
     sign_in(page, live_server.url)
     page.goto(live_server.url + "/system_manage/watermark")
     screen = page.get_by_test_id("watermark-settings")

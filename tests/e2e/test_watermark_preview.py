@@ -5,29 +5,19 @@ from __future__ import annotations
 
 import io
 
-import httpx
 import pytest
-from conftest import ROOT, shot, sign_in
+from conftest import ROOT, api_client, shot, sign_in
 from PIL import Image
 
-from atrium.sdk.testing import DEMO_PASSWORDS, encrypt_password
+from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 UPLOAD = "/api/file/iot-base-attachment/single/file-upload"
 
 if not (ROOT / "web-plugins" / "watermark" / "dist" / "remoteEntry.js").exists():
-    raise RuntimeError("build the watermark remote first: node sdk/web/webpack/buildWorkspaces.mjs "
-                       "web-plugins/watermark")
-
-
-def api(base: str, account: str) -> httpx.Client:
-    http = httpx.Client(base_url=base, timeout=20, headers={"language": "en#us"})
-    enc = http.post("/api/base/base-user/get-enryption").json()["data"]
-    secret = encrypt_password(enc["publicKey"], enc["nonce"], DEMO_PASSWORDS[account])
-    body = http.post("/api/base/base-user/login", json={"account": account, "password": secret}).json()
-    assert body["code"] == 800, body
-    http.headers["authorization"] = body["data"]["authorization"]
-    return http
+    raise RuntimeError(
+        "build the watermark remote first: node sdk/web/webpack/buildWorkspaces.mjs web-plugins/watermark"
+    )
 
 
 def white_png() -> bytes:
@@ -45,7 +35,7 @@ MARKED_PIXELS = """img => { const c = document.createElement('canvas'); c.width 
 
 
 def test_the_preview_screen_shows_the_image_with_the_watermark_stamped_in(page, live_server):
-    alice = api(live_server.url, "alice")
+    alice = api_client(live_server.url, "alice")
     env = alice.post(UPLOAD, files={"file": ("site-plan.png", white_png(), "image/png")}).json()
     assert env["code"] == 800, env
     file_id = env["data"]["fileId"]

@@ -56,6 +56,7 @@ const CSS = `
 .at-login-panel { flex: 0 0 520px; background: var(--at-panel); display: flex; align-items: center; justify-content: center; padding: 40px; box-sizing: border-box; }
 .at-login-card { width: 100%; max-width: 380px; }
 .at-login-card h2 { font-size: 24px; margin: 0 0 6px; }
+.at-login-form-mode { display: flex; justify-content: space-between; align-items: center; gap: 12px; padding: 12px 0; margin-bottom: 16px; border-bottom: 1px solid rgba(5, 5, 5, 0.06); }
 .at-captcha { height: 40px; border-radius: 6px; cursor: pointer; border: 1px solid var(--at-border); }
 .at-stat-bars { display: flex; align-items: flex-end; gap: 10px; height: 150px; padding-top: 8px; }
 .at-error-frame { height: 100%; display: flex; align-items: center; justify-content: center; }

@@ -258,20 +258,26 @@ export function Login() {
             </Dropdown>
           </div>
           <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
-          <Tabs
-            activeKey={mode}
-            onChange={(k) => {
-              setMode(k as Mode);
-              form.resetFields(['code']);
-            }}
-            items={[
-              ...ssoModes.own.map((m) => ({ key: m, label: ownLabels[m] })),
-              ...(ssoModes.ldap.length ? [{ key: 'ldap', label: t('login.modeLdap') }] : []),
-              ...(ssoModes.qr || ssoModes.platformQr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
-              ...(ssoModes.own.includes('account') ? [{ key: 'form', label: t('login.modeForm') }] : []),
-              ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
-            ]}
-          />
+          {mode === 'form' ? (
+            <div className="at-login-form-mode" data-testid="login-form-mode">
+              <Typography.Text strong>{t('login.modeForm')}</Typography.Text>
+              <Typography.Link onClick={() => setMode('account')}>{t('login.backToLogin')}</Typography.Link>
+            </div>
+          ) : (
+            <Tabs
+              activeKey={mode}
+              onChange={(k) => {
+                setMode(k as Mode);
+                form.resetFields(['code']);
+              }}
+              items={[
+                ...ssoModes.own.map((m) => ({ key: m, label: ownLabels[m] })),
+                ...(ssoModes.ldap.length ? [{ key: 'ldap', label: t('login.modeLdap') }] : []),
+                ...(ssoModes.qr || ssoModes.platformQr ? [{ key: 'qr', label: t('login.modeQr', { defaultValue: 'QR code' }) }] : []),
+                ...(ssoModes.other ? [{ key: 'other', label: t('login.modeOther', { defaultValue: 'Other login' }) }] : []),
+              ]}
+            />
+          )}
           {(mode === 'qr' || mode === 'other') && (
             <Checkbox
               data-testid="qr-consent"
@@ -368,6 +374,11 @@ export function Login() {
             </Button>
             <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16 }}>
               <Typography.Link onClick={() => navigate(`/forgot-password${window.location.search}`)}>{t('login.forgot')}</Typography.Link>
+              {mode === 'account' && ssoModes.own.includes('account') && (
+                <Typography.Link data-testid="login-form-link" onClick={() => setMode('form')}>
+                  {t('login.modeForm')}
+                </Typography.Link>
+              )}
               {ssoModes.register && (
                 <Typography.Link onClick={() => navigate(`/register${window.location.search}`)}>
                   {t('login.register')}
