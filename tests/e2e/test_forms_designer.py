@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import shot, sign_in
+from conftest import api_client, shot, sign_in
 from playwright.sync_api import expect
-from test_forms_menu_import import api
 
 pytestmark = pytest.mark.e2e
 #: the first look at a page waits for the plugin's remote to load, which is slow on a busy machine
@@ -245,7 +244,7 @@ def test_dragging_fields_onto_the_grid(page, live_server) -> None:
     page.get_by_role("button", name="Preview").click()
     page.wait_for_url(re.compile(r"/form-preview\?formId=\d+&version=1$"))
     form_id = re.search(r"formId=(\d+)", page.url).group(1)
-    saved = api(base).get("/api/form/design/detail", params={"formId": form_id}).json()
+    saved = api_client(base).get("/api/form/design/detail", params={"formId": form_id}).json()
     assert saved["code"] == 800, saved
     assert list(saved["data"]["schema"]["properties"]) == order
     assert saved["data"]["schema"]["properties"]["select3"]["enum"] == ["Red", "Green"]

@@ -8,9 +8,8 @@ import re
 import secrets
 
 import pytest
-from conftest import sign_in
+from conftest import api_client, sign_in
 from playwright.sync_api import expect
-from test_forms_menu_import import api
 
 from atrium.sdk.testing import DEMO_PASSWORDS
 
@@ -21,7 +20,7 @@ TREE = ".ant-select-dropdown:not(.ant-select-dropdown-hidden)"
 
 def drop_menu(base: str, code: str) -> None:
     """Ungrant and delete the form's menu: the browser tests share one server and its sidebar."""
-    sup, admin = api(base, "supervisor"), api(base, "admin")
+    sup, admin = api_client(base, "supervisor"), api_client(base, "admin")
     menus = sup.get("/api/base/admin/menus", params={"systemCode": "iotAutho"}).json()["data"]
     found = [m["menuId"] for m in menus if m["menuCode"].endswith(f"-{code}")]
     for menu_id in found:
