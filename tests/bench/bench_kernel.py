@@ -77,13 +77,12 @@ def best(loads: list[Load]) -> Load:
     return Load(max(x.rps for x in loads), min(x.p50_ms for x in loads), min(x.p99_ms for x in loads))
 
 
-def hot_paths(bare: Any, srv: Any, label: str = "") -> Load:
+def hot_paths(bare: Any, srv: Any, label: str = "") -> None:
     """The signed-in hot paths, each against the bare endpoint asked the same way (a GET, or a POST of the
     same JSON body, which the bare endpoint reads: on uvicorn a small POST alone serves about 0.7x the
-    requests of a GET), alternating rounds; answers the bare GET load. The unread count, a POST, is also
+    requests of a GET), alternating rounds. The unread count, a POST, is also
     shown beside the bare GET, for comparison with earlier figures."""
     headers = sign_in(srv.url)
-    bare_get = Load(0, 0, 0)
     for name, path, body in [
         ("get-login-user", "/api/base/base-user/get-login-user", None),
         ("menu tree", "/api/base/base-rolemenu/find-user-menus?systemCode=iotAutho", None),
@@ -108,9 +107,7 @@ def hot_paths(bare: Any, srv: Any, label: str = "") -> Load:
         )
         report(f"{name}{label} p99", load.p99_ms, base.p99_ms, "ms", "<= 2x", baseline_name=asked)
         report(f"{name}{label} p50", load.p50_ms, base.p50_ms, "ms", baseline_name=asked)
-        if body is None:
-            bare_get = base
-        else:
+        if body is not None:
             get = best(get_runs)
             report(
                 f"{name}{label} req/s",
@@ -121,7 +118,6 @@ def hot_paths(bare: Any, srv: Any, label: str = "") -> Load:
                 higher_is_better=True,
             )
             report(f"{name}{label} p99", load.p99_ms, get.p99_ms, "ms", baseline_name="bare GET")
-    return bare_get
 
 
 @contextmanager

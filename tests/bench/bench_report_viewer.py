@@ -12,7 +12,6 @@ Builds the reports remote (and the host) when missing; runs a demo server on a f
 from __future__ import annotations
 
 import gzip
-import json
 import statistics
 import subprocess
 import time
@@ -24,6 +23,7 @@ from tests.bench.report import report
 from tests.bench.rounds import ROUNDS, Rounds, alternate, report_limit, report_rounds
 from tests.bench.servers import ROOT, platform_server
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.reports.view_grid import publish_view_grid
 
 DIST = ROOT / "web-plugins" / "reports" / "dist"
 BASELINE_REMOTE = ROOT / "tests" / "e2e" / "fixture_remote" / "dist"
@@ -195,39 +195,15 @@ def make_large_panel(page: Any, token: str) -> str:
     """A published panel of LARGE_VIEWS views, copies of the demo overview's views in turn, COLUMNS a row."""
     overview = panel_id_of(page, token, OVERVIEW)
     sources = api(page, token, f"/chart/view/listByPanel/{overview}")
-    panel = api(page, token, "/panel/save", {"name": LARGE_PANEL, "panelData": []})
-    width = DESIGN_WIDTH // COLUMNS
-    components = []
-    for n in range(LARGE_VIEWS):
-        source = {k: v for k, v in sources[n % len(sources)].items() if k not in ("id", "panelId")}
-        view = api(page, token, "/chart/view/save", {**source, "panelId": panel["id"], "title": f"#{n + 1}"})
-        row, column = divmod(n, COLUMNS)
-        components.append(
-            {
-                "id": f"large-{n}",
-                "type": "view",
-                "component": "user-view",
-                "propValue": {"viewId": view["id"]},
-                "style": {
-                    "left": column * width,
-                    "top": row * VIEW_HEIGHT,
-                    "width": width,
-                    "height": VIEW_HEIGHT,
-                },
-            }
-        )
-    api(
-        page,
-        token,
-        "/panel/saveDraft",
-        {
-            "id": panel["id"],
-            "panelData": json.dumps(components),
-            "panelStyle": json.dumps({"width": DESIGN_WIDTH}),
-        },
+    return publish_view_grid(
+        lambda path, body: api(page, token, path, body),
+        LARGE_PANEL,
+        sources,
+        LARGE_VIEWS,
+        columns=COLUMNS,
+        design_width=DESIGN_WIDTH,
+        view_height=VIEW_HEIGHT,
     )
-    api(page, token, "/panel/publish", {"id": panel["id"], "note": "bench"})
-    return str(panel["id"])
 
 
 class PanelOpener:

@@ -4,7 +4,6 @@ on the scroll)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +11,8 @@ import pytest
 from conftest import sign_in
 from playwright.sync_api import BrowserContext, Page
 from test_reports_support import OVERVIEW, ok, painted, panel_ids
+
+from tests.reports.view_grid import publish_view_grid
 
 pytestmark = pytest.mark.e2e
 
@@ -41,41 +42,15 @@ def chart_views(page: Page) -> list[dict[str, Any]]:
 
 def make_panel(page: Page) -> str:
     """A published panel of VIEWS chart views, COLUMNS a row, copies of the overview's charts in turn."""
-    sources = chart_views(page)
-    panel = ok(page, "/api/dyreport/panel/save", {"name": "Fifty views", "panelData": []})
-    width = DESIGN_WIDTH // COLUMNS
-    components = []
-    for n in range(VIEWS):
-        source = {k: v for k, v in sources[n % len(sources)].items() if k not in ("id", "panelId")}
-        view = ok(
-            page, "/api/dyreport/chart/view/save", {**source, "panelId": panel["id"], "title": f"#{n + 1}"}
-        )
-        row, column = divmod(n, COLUMNS)
-        components.append(
-            {
-                "id": f"view-{n}",
-                "type": "view",
-                "component": "user-view",
-                "propValue": {"viewId": view["id"]},
-                "style": {
-                    "left": column * width,
-                    "top": row * VIEW_HEIGHT,
-                    "width": width,
-                    "height": VIEW_HEIGHT,
-                },
-            }
-        )
-    ok(
-        page,
-        "/api/dyreport/panel/saveDraft",
-        {
-            "id": panel["id"],
-            "panelData": json.dumps(components),
-            "panelStyle": json.dumps({"width": DESIGN_WIDTH}),
-        },
+    return publish_view_grid(
+        lambda path, body: ok(page, "/api/dyreport" + path, body),
+        "Fifty views",
+        chart_views(page),
+        VIEWS,
+        columns=COLUMNS,
+        design_width=DESIGN_WIDTH,
+        view_height=VIEW_HEIGHT,
     )
-    ok(page, "/api/dyreport/panel/publish", {"id": panel["id"], "note": "fifty views"})
-    return str(panel["id"])
 
 
 @pytest.fixture(scope="module")

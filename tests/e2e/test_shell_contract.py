@@ -11,12 +11,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from conftest import shot, sign_in
+from conftest import api_client, shot, sign_in
 from playwright.sync_api import Page, Route, expect
-
-from atrium.sdk.testing import encrypt_password
 
 pytestmark = pytest.mark.e2e
 
@@ -38,11 +35,7 @@ class Admin:
     """The live server's API as the demo administrator."""
 
     def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=10)
-        enc = self.call("POST", "/api/base/base-user/get-enryption")
-        password = encrypt_password(enc["publicKey"], enc["nonce"], "Admin@123")
-        body = self.call("POST", "/api/base/base-user/login", json={"account": "admin", "password": password})
-        self.http.headers["authorization"] = body["authorization"]
+        self.http = api_client(base, "admin")
 
     def call(self, method: str, path: str, **kw: Any) -> Any:
         body = self.http.request(method, path, **kw).json()
