@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from atrium.kernel.api import kernel_routers
 from atrium.kernel.api.qrcode import make_qrcode_ws_endpoint
+from atrium.kernel.base_path import BasePathMiddleware
 from atrium.kernel.config import Settings, get_settings
 from atrium.kernel.health import Readiness, healthz, make_readyz_endpoint
 from atrium.kernel.http import Endpoint, envelope, make_endpoint
@@ -95,7 +96,12 @@ def web_routes(
         routes.append(
             Mount(
                 "/",
-                app=SPAStatic(directory=str(settings.web_dir), html=True, frame_ancestors=frame_ancestors),
+                app=SPAStatic(
+                    directory=str(settings.web_dir),
+                    html=True,
+                    frame_ancestors=frame_ancestors,
+                    prefix=settings.base_path,
+                ),
             )
         )
     else:
@@ -169,6 +175,8 @@ def create_app(settings: Settings | None = None, extra_plugins: list[Any] | None
         lifespan=lifespan,
     )
     app.router = router
+    if settings.base_path:
+        app.add_middleware(BasePathMiddleware, prefix=settings.base_path)
     app.state.kernel = kernel
     app.state.route_specs = specs
     app.state.readiness = readiness

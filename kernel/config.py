@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a checkout keeps its data beside the sources; an installed package keeps it in the working directory
 DEFAULT_VAR_DIR = ROOT / "var" if (ROOT / "pyproject.toml").is_file() else Path.cwd() / "var"
 DEMO_SECRET = "atrium-demo-secret-key-not-for-production-use"
+BASE_PATH = re.compile(r"(?:/[A-Za-z0-9._-]+)+")
 
 
 class Settings(BaseSettings):
@@ -55,12 +57,28 @@ class Settings(BaseSettings):
         default=10.0, ge=0, description="how long a stopping worker lets its running task finish"
     )
     public_origin: str = ""
+    base_path: str = Field(
+        default="",
+        description="the path prefix the platform is served under behind a reverse proxy, e.g. /atrium "
+        "(empty: at the site's root); the proxy may pass the prefix on or strip it",
+    )
     metrics_allow: str = Field(
         default="127.0.0.0/8,::1", description="networks (comma-separated CIDRs) that may read /metrics"
     )
     metrics_token: str = Field(default="", description="a bearer token that reads /metrics from anywhere")
     login_max_failures: int = 30
     captcha_after_failures: int = 3
+
+    @field_validator("base_path")
+    @classmethod
+    def _one_path_prefix(cls, value: str) -> str:
+        """``atrium/``, ``/atrium`` and ``/atrium/`` all mean ``/atrium``; ``/`` means the root."""
+        prefix = "/" + value.strip().strip("/")
+        if prefix == "/":
+            return ""
+        if not BASE_PATH.fullmatch(prefix):
+            raise ValueError("ATRIUM_BASE_PATH: letters, digits, '-', '_', '.' and '/' between segments only")
+        return prefix
 
     @property
     def effective_database_url(self) -> str:

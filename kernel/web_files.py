@@ -23,6 +23,7 @@ from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 
+from atrium.kernel.base_path import index_html
 from atrium.kernel.security_headers import FRAME_ANCESTORS
 from atrium.sdk.kept import Kept
 
@@ -135,20 +136,32 @@ class BuiltFiles(StaticFiles):
 
 
 class SPAStatic(BuiltFiles):
-    """The host's built files, with index.html for client-side routes."""
+    """The host's built files, with index.html for client-side routes; under a path prefix, index.html
+    names it in its ``<base href>`` (see atrium.kernel.base_path)."""
 
-    def __init__(self, *, frame_ancestors: Framing = nobody, **kw: Any) -> None:
+    def __init__(self, *, frame_ancestors: Framing = nobody, prefix: str = "", **kw: Any) -> None:
         super().__init__(**kw)
         self.frame_ancestors = frame_ancestors
+        self.prefix = prefix
 
     async def get_response(self, path: str, scope: Any) -> Response:
+        if self.prefix and path in (".", "index.html"):
+            return await self.index_response(scope, path)
         try:
             response = await super().get_response(path, scope)
         except Exception:
             response = Response(status_code=404)
         if response.status_code == 404 and not path.startswith(("api/", "plugins/", "i18n/")):
-            index = Path(str(self.directory)) / "index.html"
-            if index.exists():
-                scope[FRAME_ANCESTORS] = await self.frame_ancestors(scope.get("path", "/" + path))
-                return FileResponse(index, headers={"cache-control": "no-cache"})
+            return await self.index_response(scope, path)
         return response
+
+    async def index_response(self, scope: Any, path: str) -> Response:
+        index = Path(str(self.directory)) / "index.html"
+        if not index.exists():
+            return Response(status_code=404)
+        scope[FRAME_ANCESTORS] = await self.frame_ancestors(scope.get("path", "/" + path))
+        headers = {"cache-control": "no-cache"}
+        if not self.prefix:
+            return FileResponse(index, headers=headers)
+        body = await run_in_threadpool(index.read_bytes)
+        return Response(index_html(body, self.prefix), media_type="text/html", headers=headers)

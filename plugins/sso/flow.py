@@ -48,8 +48,9 @@ def bind_browser(request: Request | None) -> str:
         return bid
     bid = secrets.token_urlsafe(32)
     secure = "; Secure" if request is not None and request.url.scheme == "https" else ""
+    prefix = str(getattr(services().settings, "base_path", "") or "")
     current_context().response_headers["set-cookie"] = (
-        f"{COOKIE}={bid}; Path=/api; Max-Age=86400; HttpOnly; SameSite=Lax{secure}"
+        f"{COOKIE}={bid}; Path={prefix}/api; Max-Age=86400; HttpOnly; SameSite=Lax{secure}"
     )
     return bid
 

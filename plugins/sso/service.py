@@ -223,13 +223,17 @@ def login_types(tenant_id: int | None) -> list[dict[str, Any]]:
 # -------------------------------------------------------------------------
 
 
-def origin(request: Request | None) -> str:
-    configured = str(getattr(services().settings, "public_origin", "") or "").rstrip("/")
+def platform_url(request: Request | None) -> str:
+    """Where the browser reaches the platform: the configured public origin, else the request's, with the
+    path prefix it is served under (``https://example.com/atrium``)."""
+    settings = services().settings
+    prefix = str(getattr(settings, "base_path", "") or "")
+    configured = str(getattr(settings, "public_origin", "") or "").rstrip("/")
     if configured:
-        return configured
+        return configured + prefix
     if request is None:
-        return ""
-    return f"{request.url.scheme}://{request.url.netloc}"
+        return prefix
+    return f"{request.url.scheme}://{request.url.netloc}{prefix}"
 
 
 CALLBACK_ROUTES = {"qr": "/qrcode-success", "inapp": "/third-login"}
@@ -258,7 +262,7 @@ def start(
         mode = modes[0]
     settings = settings_of(cfg, reg)
     route = callback_route(cfg.kind, mode)
-    redirect = cfg.redirect_uri or f"{origin(request)}{route}"
+    redirect = cfg.redirect_uri or f"{platform_url(request)}{route}"
     if cfg.kind in ("dingtalk", "wecom") and mode == "qr":
         redirect += ("&" if "?" in redirect else "?") + urlencode({"via": cfg.kind})
     req = flow.begin(request, tenant.tenant_id, cfg.code, cfg.kind, redirect, mode, safe_return(return_to))
@@ -372,7 +376,7 @@ def _session_for(
 ) -> dict[str, Any]:
     provider = reg.provider
     settings = settings_of(cfg, reg)
-    home = origin(request)
+    home = platform_url(request)
     try:
         url_logout = (
             provider.logout_url(settings, None, f"{home}/login") if hasattr(provider, "logout_url") else None
@@ -448,7 +452,7 @@ def sso_logout(
     """End the provider's session: its tokens are revoked, the browser is sent to its sign-out page."""
     tenant = resolve_tenant(domain)
     cfg, reg = _token_config(tenant, provider)
-    back = f"{origin(request)}/login"
+    back = f"{platform_url(request)}/login"
     url = reg.provider.logout_url(
         settings_of(cfg, reg), SsoTokens(access_token=sso_token, refresh_token=sso_refresh), back
     )

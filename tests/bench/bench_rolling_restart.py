@@ -72,12 +72,19 @@ DEPLOY_NGINX = ROOT / "deploy" / "nginx.conf"
 TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
-def local_edits(tmp: Path, a: int, b: int, port: int) -> dict[str, str]:
+def local_edits(tmp: Path, a: int, b: int, port: int, prefix: str = "") -> dict[str, str]:
     """What deploy/nginx.conf needs to run here: its files under `tmp`, the nodes' and its own loopback ports,
-    no access log; and which node answered in a header (both when the first failed), for the accounting."""
+    no access log; and which node answered in a header (both when the first failed), for the accounting.
+    With a `prefix` (``/atrium``), the platform is proxied under that path only, the prefix passed on."""
     files = [f"pid {tmp}/nginx.pid;", f"error_log {tmp}/error.log warn;", "daemon off;"]
     temp = [f"    {name}_temp_path {tmp}/{name};" for name in TEMP_PATHS]
+    under = (
+        {"location /ws {": f"location {prefix}/ws {{", "location / {": f"location {prefix}/ {{"}
+        if prefix
+        else {}
+    )
     return {
+        **under,
         "worker_processes auto;": "\n".join(["worker_processes 1;", *files]),
         "\nhttp {\n": "\nhttp {\n" + "\n".join(temp) + "\n\n",
         "access_log /var/log/nginx/access.log atrium;": "access_log off;",
@@ -94,11 +101,11 @@ def local_edits(tmp: Path, a: int, b: int, port: int) -> dict[str, str]:
     }
 
 
-def nginx_conf(tmp: Path, a: int, b: int, port: int) -> str:
+def nginx_conf(tmp: Path, a: int, b: int, port: int, prefix: str = "") -> str:
     """deploy/nginx.conf as it runs here: every directive of the proxy deployed (upstream, retries,
     timeouts, headers), only `local_edits` made."""
     text = DEPLOY_NGINX.read_text()
-    for old, new in local_edits(tmp, a, b, port).items():
+    for old, new in local_edits(tmp, a, b, port, prefix).items():
         if text.count(old) != 1:
             raise SystemExit(f"{DEPLOY_NGINX}: expected {old.strip()!r} once; update local_edits here")
         text = text.replace(old, new)
@@ -214,7 +221,8 @@ class Traffic:
 
 
 @contextmanager
-def nginx(a: int, b: int) -> Iterator[str]:
+def nginx(a: int, b: int, prefix: str = "") -> Iterator[str]:
+    """deploy/nginx.conf in front of the nodes at ports `a` and `b` (see `nginx_conf`); yields its address."""
     if not Path(NGINX).exists():
         raise SystemExit("this benchmark needs nginx: apt-get install -y nginx (nox -s bench installs it)")
     tmp = Path(tempfile.mkdtemp(prefix="atrium-bench-nginx-"))
@@ -224,14 +232,14 @@ def nginx(a: int, b: int) -> Iterator[str]:
         (tmp / sub).chmod(0o777)  # nginx's workers run as nobody when the master runs as root
     port = free_port()
     conf = tmp / "nginx.conf"
-    conf.write_text(nginx_conf(tmp, a, b, port))
+    conf.write_text(nginx_conf(tmp, a, b, port, prefix))
     proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", str(tmp / "error.log"), "-c", str(conf)])
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 20
         while True:
             try:
-                httpx.get(url + "/healthz", timeout=1)
+                httpx.get(f"{url}{prefix}/healthz", timeout=1)
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline or proc.poll() is not None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,21 +66,24 @@ class LiveServer:
     url: str
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    ensure_web_built()
-    if os.environ.get("ATRIUM_E2E_URL"):  # a server that is already running, with the demo data loaded
-        yield LiveServer(url=os.environ["ATRIUM_E2E_URL"].rstrip("/"))
-        return
+@contextmanager
+def demo_server(var_dir: Path, env: dict[str, str] | None = None, prefix: str = "") -> Iterator[str]:
+    """`atrium demo --serve` on a free port with its data in `var_dir` (and `env` added to its
+    environment); yields its address once its sign-in page answers at `prefix`."""
     port = _free_port()
-    var_dir = tmp_path_factory.mktemp("atrium-e2e-var")
-    env = {**os.environ, "ATRIUM_VAR_DIR": str(var_dir), "ATRIUM_SCHEDULER": "false", "ATRIUM_DEMO": "1"}
+    full_env = {
+        **os.environ,
+        "ATRIUM_VAR_DIR": str(var_dir),
+        "ATRIUM_SCHEDULER": "false",
+        "ATRIUM_DEMO": "1",
+        **(env or {}),
+    }
     atrium = shutil.which("atrium", path=str(Path(sys.executable).parent)) or "atrium"
     log = open(var_dir / "server.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [atrium, "demo", "--serve", "--port", str(port)],
         cwd=ROOT,
-        env=env,
+        env=full_env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -88,14 +92,14 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         deadline = time.monotonic() + 90
         while True:
             try:
-                if httpx.get(url + "/login", timeout=2).status_code == 200:
+                if httpx.get(f"{url}{prefix}/login", timeout=2).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start; see {var_dir / 'server.log'}")
             time.sleep(0.3)
-        yield LiveServer(url=url)
+        yield url
     finally:
         proc.terminate()
         try:
@@ -103,6 +107,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    ensure_web_built()
+    if os.environ.get("ATRIUM_E2E_URL"):  # a server that is already running, with the demo data loaded
+        yield LiveServer(url=os.environ["ATRIUM_E2E_URL"].rstrip("/"))
+        return
+    with demo_server(tmp_path_factory.mktemp("atrium-e2e-var")) as url:
+        yield LiveServer(url=url)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,14 @@
 // Browser globals the SDK touches, for node: a cookie jar, local and session storage, window.location.
 const jar = new Map<string, string>();
+let baseHref: string | undefined;
+/** The page's `<base href>` (the path prefix the platform is served under); undefined: no element. */
+export function setBaseHref(href: string | undefined): void {
+  baseHref = href;
+}
 const cookieDoc = {
+  querySelector(selector: string) {
+    return selector === 'base' && baseHref !== undefined ? { getAttribute: (name: string) => (name === 'href' ? baseHref : null) } : null;
+  },
   get cookie(): string {
     return Array.from(jar.entries()).map(([k, v]) => `${k}=${v}`).join('; ');
   },

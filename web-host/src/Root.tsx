@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter, useNavigate } from 'react-router';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
-import { configureRequest, session, useT } from '@atrium/sdk';
+import { basePath, configureRequest, session, useT } from '@atrium/sdk';
 import { useStore } from './store';
 import { useAntdLocale } from './locale';
 import { setCssVars } from './styles';
@@ -109,7 +109,7 @@ export function Root() {
   return (
     <ConfigProvider theme={theme} locale={locale}>
       <AntApp style={{ height: '100%' }}>
-        <HistoryRouter history={shellHistory}>
+        <HistoryRouter history={shellHistory} basename={basePath() || undefined}>
           <RequestBridge />
           <TitleSync />
           <Routes>

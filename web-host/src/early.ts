@@ -32,6 +32,17 @@ interface EarlyCalls {
 
 let early: EarlyCalls | undefined;
 
+/** The path prefix the platform is served under, from the page's `<base href>` ('' at a site's root), as
+ * the SDK's `basePath` reads it: the answers are kept under the platform's own paths, asked for under it. */
+function base(): string {
+  return (document.querySelector?.('base')?.getAttribute('href') || '/').replace(/\/+$/, '');
+}
+const asked = (path: string) => (path.startsWith('/') && !path.startsWith('//') ? base() + path : path);
+function own(url: string): string {
+  const prefix = base();
+  return prefix && url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url;
+}
+
 function cookie(name: string): string {
   const found = document.cookie.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${name}=`));
   return found ? decodeURIComponent(found.slice(name.length + 1)) : '';
@@ -100,13 +111,13 @@ export function startEarlyCalls(): boolean {
   const calls = new Map<string, Promise<Response>>();
   const controllerURL = (url: string) => url.replace(/^\/api\/[^/]+/, '').split('?')[0];
   for (const url of urls.api) {
-    calls.set(url, fetch(url, { headers: { ...headers, controllerURL: controllerURL(url) }, credentials: 'same-origin' }));
+    calls.set(url, fetch(asked(url), { headers: { ...headers, controllerURL: controllerURL(url) }, credentials: 'same-origin' }));
   }
   for (const [url, body] of EARLY_POSTS) {
     const postHeaders = { ...headers, controllerURL: controllerURL(url), 'Content-Type': 'application/json' };
-    calls.set(callKey(url, 'POST', body), fetch(url, { method: 'POST', body, headers: postHeaders, credentials: 'same-origin' }));
+    calls.set(callKey(url, 'POST', body), fetch(asked(url), { method: 'POST', body, headers: postHeaders, credentials: 'same-origin' }));
   }
-  for (const url of urls.i18n) calls.set(url, fetch(url, { credentials: 'same-origin' }));
+  for (const url of urls.i18n) calls.set(url, fetch(asked(url), { credentials: 'same-origin' }));
   for (const call of calls.values()) call.catch(() => undefined);
   early = { calls, headers };
   return true;
@@ -132,7 +143,9 @@ export function endEarlyCalls(): void {
   early = undefined;
 }
 
-/** `fetch` that serves the early answers first. */
+/** `fetch` that serves the early answers first (kept by the platform's own paths, without the path prefix). */
 export function earlyFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  return takeEarly(String(input), init) ?? fetch(input, init);
+  if (typeof input !== 'string') return fetch(input, init);
+  const path = own(input);
+  return takeEarly(path, init) ?? fetch(asked(path), init);
 }

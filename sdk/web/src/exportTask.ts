@@ -1,3 +1,4 @@
+import { appUrl } from './base';
 import { getRequestConfig, request, RequestError, type RequestOptions } from './request';
 
 /**
@@ -96,7 +97,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function downloadHref(href: string, fileName: string): void {
   if (!href) return;
   const a = document.createElement('a');
-  a.href = href;
+  a.href = appUrl(href);
   a.download = fileName;
   a.rel = 'noopener';
   document.body.appendChild(a);

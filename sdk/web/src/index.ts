@@ -7,6 +7,7 @@ import SHARED_VERSIONS from './shared.json';
 export { SDK_VERSION, isCompatibleSdk } from './version';
 export { globalSingleton } from './global';
 export { base64Utf8, base64Bytes, fromBase64Utf8 } from './base64';
+export { basePath, appUrl, appPath, socketUrl } from './base';
 export { getCookie, setCookie, removeCookie, local } from './storage';
 export { EventBus, bus, type Handler } from './events';
 export {

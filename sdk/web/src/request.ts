@@ -1,3 +1,4 @@
+import { appPath, appUrl } from './base';
 import { base64Utf8 } from './base64';
 import { bus } from './events';
 import { globalSingleton } from './global';
@@ -99,10 +100,10 @@ function defaultConfig(): RequestConfig {
     services: { base: '/api/base', portal: '/api/portal', kernel: '/api/kernel' },
     notify: (type, text) => (type === 'error' ? console.error(text) : console.warn(text)),
     navigate: (path) => {
-      if (hasWindow) window.location.assign(path);
+      if (hasWindow) window.location.assign(appUrl(path));
     },
     location: hasWindow
-      ? { get pathname() { return window.location.pathname; }, get search() { return window.location.search; }, assign: (u: string) => window.location.assign(u) }
+      ? { get pathname() { return appPath(window.location.pathname); }, get search() { return window.location.search; }, assign: (u: string) => window.location.assign(appUrl(u)) }
       : { pathname: '/', search: '', assign: () => undefined },
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     page: {},
@@ -296,7 +297,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   options.signal?.addEventListener('abort', () => controller.abort());
   let response: Response;
   try {
-    response = await cfg.fetch(url, { method, headers, body, signal: controller.signal, credentials: 'same-origin' });
+    response = await cfg.fetch(appUrl(url), { method, headers, body, signal: controller.signal, credentials: 'same-origin' });
   } catch (err) {
     clearTimeout(timer);
     if (options.signal?.aborted) throw err;

@@ -1,5 +1,7 @@
 /** Cookies and a local-storage wrapper whose values expire after a number of days. */
 
+import { basePath } from './base';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function hasDocument(): boolean {
@@ -16,17 +18,17 @@ export function getCookie(name: string): string | undefined {
   return undefined;
 }
 
-/** Sets a cookie for the whole site; `days` may be fractional (a token lifetime in minutes / 1440). */
+/** Sets a cookie for the platform's path (the whole site at its root); `days` may be fractional (a token lifetime in minutes / 1440). */
 export function setCookie(name: string, value: string, days?: number): void {
   if (!hasDocument()) return;
-  let cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
+  let cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; path=${basePath() || '/'}; SameSite=Lax`;
   if (days !== undefined) cookie += `; expires=${new Date(Date.now() + days * DAY_MS).toUTCString()}`;
   document.cookie = cookie;
 }
 
 export function removeCookie(name: string): void {
   if (!hasDocument()) return;
-  document.cookie = `${encodeURIComponent(name)}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  document.cookie = `${encodeURIComponent(name)}=; path=${basePath() || '/'}; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
 function storage(): Storage | undefined {

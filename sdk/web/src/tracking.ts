@@ -14,6 +14,7 @@
  * It is imported as `@atrium/sdk/tracking`, apart from the SDK's index, so that the first page's
  * script does not carry it: the host loads it once the first page is drawn.
  */
+import { appPath, appUrl } from './base';
 import { bus } from './events';
 import { globalSingleton } from './global';
 import { buildHeaders, getRequestConfig, isOpenRoute, resolveUrl } from './request';
@@ -76,7 +77,7 @@ class Tracker {
       document.removeEventListener('visibilitychange', onVisibility);
     });
     this.observeRemotes();
-    if (!this.current) this.page({ path: window.location.pathname, menuId: getRequestConfig().page?.menuId });
+    if (!this.current) this.page({ path: appPath(window.location.pathname), menuId: getRequestConfig().page?.menuId });
     this.timer = setInterval(() => this.flush(false), INTERVAL_MS);
     return () => this.stop();
   }
@@ -96,7 +97,7 @@ class Tracker {
     };
   }
 
-  private allowed(path: string = window.location.pathname): boolean {
+  private allowed(path: string = appPath(window.location.pathname)): boolean {
     const o = this.options;
     if (!o || !session.getToken()) return false;
     if (path === '/login' || isOpenRoute(path)) return false;
@@ -115,7 +116,7 @@ class Tracker {
   /** The address changed: the page left is recorded with its stay time. */
   page(route: { path?: string; menuId?: string | number }): void {
     this.closePage();
-    const path = route.path || window.location.pathname;
+    const path = route.path || appPath(window.location.pathname);
     const page = getRequestConfig().page || {};
     const started = performance.now();
     const entry = { path, name: page.pageName || path, code: String(page.menuId ?? route.menuId ?? ''), menuId: String(route.menuId ?? ''), at: Date.now(), render: 0 };
@@ -136,7 +137,7 @@ class Tracker {
 
   /** Record a click by hand (elements marked with data-track are recorded on their own). */
   click(buttonName: string, buttonCode = ''): void {
-    const path = window.location.pathname;
+    const path = appPath(window.location.pathname);
     if (!this.allowed(path)) return;
     const page = getRequestConfig().page || {};
     this.pages.push({
@@ -200,13 +201,13 @@ function send(path: string, records: TrackRecord[]): void {
   const url = resolveUrl(path);
   const body = JSON.stringify({ params: records });
   try {
-    void fetch(url, {
+    void fetch(appUrl(url), {
       method: 'POST', keepalive: true, body,
       headers: { ...buildHeaders(url), 'Content-Type': 'application/json' },
     }).catch(() => undefined);
   } catch {
     try {
-      navigator.sendBeacon?.(url, new Blob([body], { type: 'application/json' }));
+      navigator.sendBeacon?.(appUrl(url), new Blob([body], { type: 'application/json' }));
     } catch {
       /* failures are silent */
     }

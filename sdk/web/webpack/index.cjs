@@ -279,7 +279,8 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
   const config = baseConfig({ dir, mode, entry, host: true });
   config.output = {
     path: path.join(dir, 'dist'),
-    publicPath: '/',
+    // relative to the page's <base href>, which the kernel writes at the prefix the platform is served under
+    publicPath: '',
     filename: mode === 'development' ? '[name].js' : 'assets/[name].[contenthash:8].js',
     chunkFilename: mode === 'development' ? '[name].js' : 'assets/[name].[contenthash:8].js',
     uniqueName: name,

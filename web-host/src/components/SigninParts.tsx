@@ -211,9 +211,9 @@ export function AgreeField() {
     >
       <Checkbox>
         {t('login.agreePrefix')}{' '}
-        <a className="at-inline-link" href="/platform-protocol?type=agreement" target="_blank" rel="noreferrer">{t('login.agreement')}</a>{' '}
+        <a className="at-inline-link" href="platform-protocol?type=agreement" target="_blank" rel="noreferrer">{t('login.agreement')}</a>{' '}
         {t('login.and')}{' '}
-        <a className="at-inline-link" href="/platform-protocol?type=privacy" target="_blank" rel="noreferrer">{t('login.privacy')}</a>
+        <a className="at-inline-link" href="platform-protocol?type=privacy" target="_blank" rel="noreferrer">{t('login.privacy')}</a>
       </Checkbox>
     </Form.Item>
   );

@@ -6,7 +6,7 @@ import {
   LogoutIcon, MenuFoldIcon, MenuUnfoldIcon, QuestionCircleIcon, RobotIcon, SettingIcon,
   SwapIcon, UserIcon, ApartmentIcon, DesktopIcon,
 } from '../icons';
-import { localeText, request, session, useSession, useT, type Locale } from '@atrium/sdk';
+import { appUrl, localeText, request, session, useSession, useT, type Locale } from '@atrium/sdk';
 import { logout, switchSystem, switchTenant } from '../api';
 import { useLanguageOptions } from '../languages';
 import { languageMenuItems, switchLanguage } from '../components/languageMenu';
@@ -213,7 +213,7 @@ function UserMenu() {
                 // Read before logout(): the target depends on the stored user and sso tokens.
                 const target = await ssoSignOutTarget();
                 await logout();
-                if (target && target !== '/login') window.location.assign(target);
+                if (target && target !== '/login') window.location.assign(appUrl(target));
                 else navigate('/login');
               },
             });
@@ -310,7 +310,7 @@ export function Navbar({ activeTitle: _activeTitle }: { activeTitle: string }) {
           {sidebarOpened ? <MenuFoldIcon /> : <MenuUnfoldIcon />}
         </button>
       )}
-      <a className="at-logo" href="/home" onClick={(e) => { e.preventDefault(); navigate('/home'); }} data-testid="logo">
+      <a className="at-logo" href="home" onClick={(e) => { e.preventDefault(); navigate('/home'); }} data-testid="logo">
         <Logo src={setting.systemLogo} />
         <span className="at-logo-title">{title}</span>
       </a>

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
 import { App, FloatButton, Popover, QRCode } from 'antd';
 import { CommentIcon, FileTextIcon, FullscreenIcon, QrcodeIcon, StarFilledIcon, StarIcon } from '../icons';
-import { bus, request, useT } from '@atrium/sdk';
+import { appUrl, bus, request, useT } from '@atrium/sdk';
 import { loadFavourites } from '../api';
 import { requirementsQrUrl } from '../config';
 import { findMenu } from '../menus';
@@ -27,7 +27,7 @@ export function SideToolbar({ activeTitle: _title }: { activeTitle: string }) {
     const url = menu?.userManualUrl || menu?.meta?.userManualUrl;
     const none = () => void message.info(t('toolbar.noHelp'));
     if (menu && url) {
-      window.open(url, '_blank', 'noopener');
+      window.open(appUrl(url), '_blank', 'noopener');
       return;
     }
     const plugin = manifest?.plugins.find((p) => p.slots?.some((s) => s.slot === 'drawer'));

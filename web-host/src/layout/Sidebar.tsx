@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useLocation, useNavigate } from 'react-router';
 import { AutoComplete, Badge, Input, Menu, Popover, Spin, Tooltip } from 'antd';
 import { AppstoreIcon, DownIcon, FileTextIcon, FolderIcon, MenuFoldIcon, MenuUnfoldIcon, RightIcon, SearchIcon } from '../icons';
-import { request, session, useT, type MenuItem } from '@atrium/sdk';
+import { appUrl, request, session, useT, type MenuItem } from '@atrium/sdk';
 import { loadMenuNums } from '../api';
 import { findMenu, menuPath } from '../menus';
 import { setSidebar, store, useStore } from '../store';
@@ -57,7 +57,7 @@ export function textWidth(text: string, font = '14px -apple-system, "Segoe UI", 
 
 function MenuIcon({ menu, level }: { menu: MenuItem; level: number }) {
   const url = menu.menuIconurl;
-  if (url && /^(https?:|\/|data:)/.test(url)) return <img src={url} alt="" style={{ width: 16, height: 16, objectFit: 'contain' }} />;
+  if (url && /^(https?:|\/|data:)/.test(url)) return <img src={appUrl(url)} alt="" style={{ width: 16, height: 16, objectFit: 'contain' }} />;
   if (level > 0) return <FileTextIcon />;
   return menu.children?.length ? <AppstoreIcon /> : <FolderIcon />;
 }

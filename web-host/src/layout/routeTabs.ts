@@ -5,7 +5,7 @@
  * happens, and the tab is opened then.
  */
 import { UNSAFE_createBrowserHistory, matchPath, type Location } from 'react-router';
-import { HOME_PATH, openTab, type TabView } from '@atrium/sdk';
+import { HOME_PATH, appPath, openTab, type TabView } from '@atrium/sdk';
 import { store } from '../store';
 import { rememberRoute, rememberedRoute } from './routeMemory';
 import { routeInfo, tabFor } from './tabView';
@@ -25,7 +25,8 @@ export const shellHistory = UNSAFE_createBrowserHistory({ window, v5Compat: true
 const listen = shellHistory.listen.bind(shellHistory);
 shellHistory.listen = (fn) =>
   listen((update) => {
-    listeners.forEach((l) => l(update.location));
+    const location = { ...update.location, pathname: appPath(update.location.pathname) };
+    listeners.forEach((l) => l(location));
     fn(update);
   });
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { App, Avatar, Button, Card, Col, Empty, Row, Typography } from 'antd';
 import { AppstoreIcon, ArrowRightIcon, StarFilledIcon } from '../icons';
-import { localeText, request, session, useT } from '@atrium/sdk';
+import { appUrl, localeText, request, session, useT } from '@atrium/sdk';
 import { switchSystem } from '../api';
 import { avatarText } from '../menus';
 import { useStore } from '../store';
@@ -67,7 +67,7 @@ export function Portal() {
                       <Card hoverable size="small" onClick={() => void enter(s)}>
                         <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
                           <span style={{ display: 'inline-flex', opacity: usable ? 1 : 0.6 }}>
-                            {s.iconUrl ? <img src={s.iconUrl} alt="" width={28} height={28} /> : <Avatar shape="square" style={{ background: 'var(--at-primary)' }}>{avatarText(s.systemName)}</Avatar>}
+                            {s.iconUrl ? <img src={appUrl(s.iconUrl)} alt="" width={28} height={28} /> : <Avatar shape="square" style={{ background: 'var(--at-primary)' }}>{avatarText(s.systemName)}</Avatar>}
                           </span>
                           <Typography.Text strong ellipsis type={usable ? undefined : 'secondary'}>{localeText(s.systemName, s.systemEnName, t.locale)}</Typography.Text>
                         </div>

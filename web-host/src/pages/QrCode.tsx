@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button, QRCode, Result, Space, Spin, Typography } from 'antd';
-import { RequestError, request, resetNotLoggedIn, session, useT } from '@atrium/sdk';
+import { RequestError, request, resetNotLoggedIn, session, socketUrl, useT } from '@atrium/sdk';
 import { SigninCard } from '../components/SigninParts';
 import { store } from '../store';
 import { whereFrom } from '../sso/api';
@@ -14,10 +14,9 @@ interface Made {
 
 type Shown = 'loading' | 'waiting' | 'scanned' | 'declined' | 'expired' | 'signing' | 'failed';
 
-function socketUrl(made: Made): string {
-  const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+function qrSocketUrl(made: Made): string {
   const q = new URLSearchParams({ code: made.qrCode, secret: made.secret });
-  return `${proto}//${window.location.host}/ws/qrcode?${q.toString()}`;
+  return socketUrl(`/ws/qrcode?${q.toString()}`);
 }
 
 /** The desktop's QR code: a one-time code (two minutes) that a signed-in phone confirms; the answer
@@ -69,7 +68,7 @@ export function PlatformQr({ onSignedIn }: { onSignedIn: (data: Record<string, a
       stop();
       setShown('expired');
     }, m.expiresIn * 1000);
-    const ws = new WebSocket(socketUrl(m));
+    const ws = new WebSocket(qrSocketUrl(m));
     socket.current = ws;
     ws.onmessage = (ev) => {
       let msg: { type?: string; state?: string };

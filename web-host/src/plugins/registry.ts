@@ -1,5 +1,5 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { acceptPlugin, addBundle, type Manifest, type ManifestPlugin, type TaggedPlugin } from '@atrium/sdk';
+import { acceptPlugin, addBundle, appUrl, type Manifest, type ManifestPlugin, type TaggedPlugin } from '@atrium/sdk';
 
 /** The micro-application mount prefixes (spec 2.4): which application a path belongs to, so a prefix
  * with no enabled plugin can say what is missing. */
@@ -49,7 +49,7 @@ export function appForPath(pathname: string): string | undefined {
 }
 
 export function remoteEntryUrl(plugin: ManifestPlugin): string {
-  const url = plugin.remoteUrl || `/plugins/${plugin.name}/`;
+  const url = appUrl(plugin.remoteUrl || `/plugins/${plugin.name}/`);
   return url.endsWith('.js') ? url : `${url.replace(/\/?$/, '/')}remoteEntry.js`;
 }
 
@@ -66,7 +66,7 @@ export function registerManifest(manifest: Manifest): void {
 /** Registers remotes known without a manifest (open pages before sign-in); one already registered is kept. */
 export function registerKnownRemotes(remotes: { name: string; entry: string }[]): void {
   try {
-    registerRemotes(remotes);
+    registerRemotes(remotes.map((r) => ({ ...r, entry: appUrl(r.entry) })));
   } catch {
     /* registration errors surface on the first load */
   }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Empty, Input, Tag, Typography } from 'antd';
-import { useT } from '@atrium/sdk';
+import { appUrl, useT } from '@atrium/sdk';
 import { MAX_PROMPT, streamChat } from './api';
 import { chat, useChat, type Turn } from './store';
 
@@ -60,7 +60,7 @@ function TurnView({ turn, t }: { turn: Turn; t: ReturnType<typeof useT> }) {
             <ol style={{ margin: '4px 0 0', paddingInlineStart: 20 }}>
               {turn.passages.map((p) => (
                 <li key={p.index}>
-                  {p.source === 'help' ? <a href={`/help-center?doc=${encodeURIComponent(p.docId)}`}>{p.title}</a> : p.url ? <a href={p.url}>{p.title}</a> : p.title}
+                  {p.source === 'help' ? <a href={appUrl(`/help-center?doc=${encodeURIComponent(p.docId)}`)}>{p.title}</a> : p.url ? <a href={p.url}>{p.title}</a> : p.title}
                 </li>
               ))}
             </ol>

@@ -5,7 +5,7 @@
  * sign-in ended) sends the page to the sign-in page. Heartbeat: a ping every 30 s; a socket silent for
  * 100 s is closed and opened again. Lost connections reconnect with exponential backoff.
  */
-import { buildHeaders, bus, isOpenRoute, resolveUrl, session } from '@atrium/sdk';
+import { appPath, appUrl, buildHeaders, bus, isOpenRoute, resolveUrl, session, socketUrl } from '@atrium/sdk';
 import { inbox } from './store';
 
 export const SUB_KEY = 'systemNotify';
@@ -76,8 +76,7 @@ class LiveConnection {
     const userId = session.profile.userId;
     if (!token || userId === undefined || typeof WebSocket === 'undefined') return;
     this.key = this.currentKey();
-    const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${proto}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
+    const socket = new WebSocket(socketUrl(`/ws?token=${encodeURIComponent(token)}`));
     this.socket = socket;
     socket.onopen = () => {
       this.retry = 0;
@@ -148,13 +147,13 @@ function sessionEnded(token: string): void {
   live.stop();
   inbox.reset();
   window.setTimeout(() => {
-    if (isOpenRoute(window.location.pathname)) return;
+    if (isOpenRoute(appPath(window.location.pathname))) return;
     const current = session.getToken();
     if (current && current !== token) return;
     bus.emit('watermark:clear');
     bus.emit('logout');
     session.clear();
-    window.location.assign('/login');
+    window.location.assign(appUrl('/login'));
   }, SIGN_OUT_GRACE);
 }
 
@@ -164,7 +163,7 @@ async function signOutHere(): Promise<void> {
   const url = resolveUrl('base/base-user/logout');
   try {
     // straight `fetch`: the tokens may already be revoked, and a -1 here must not start the expiry flow
-    await fetch(url, { headers: buildHeaders(url), credentials: 'same-origin' });
+    await fetch(appUrl(url), { headers: buildHeaders(url), credentials: 'same-origin' });
   } catch {
     /* signing out locally anyway */
   }
@@ -173,7 +172,7 @@ async function signOutHere(): Promise<void> {
   bus.emit('watermark:clear');
   bus.emit('logout');
   session.clear();
-  window.location.assign('/login');
+  window.location.assign(appUrl('/login'));
 }
 
 export const live = new LiveConnection();

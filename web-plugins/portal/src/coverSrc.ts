@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { request } from '@atrium/sdk';
+import { appUrl, request } from '@atrium/sdk';
 
 /** Files kept by the files plugin are served to an <img> only through a short-lived signed address. */
 const STORED_FILE = '/api/file/iot-base-attachment/file/';
@@ -21,5 +21,5 @@ export function useCoverSrc(url: string | undefined, shared?: string | null): st
       alive = false;
     };
   }, [url, stored]);
-  return shared || (stored ? signed : url || '');
+  return appUrl(shared || (stored ? signed : url || ''));
 }

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { App as AntApp, Button, Empty, Form, Input, Modal, Popconfirm, Spin, Tabs, Tooltip, Upload } from 'antd';
 import type { UploadFile } from 'antd';
-import { useT } from '@atrium/sdk';
+import { appUrl, useT } from '@atrium/sdk';
 import { allIcons, deleteIcon, saveIcon, uploadFile, type CustomIcon } from '../api';
 import { checkIcon, ICON_MAX_BYTES, ICON_MAX_COUNT, sizeText } from '../limits';
 import { BUILTIN_ICONS, type BuiltinIcon } from './builtinIcons';
@@ -197,7 +197,7 @@ export function IconLibrary({ value, onSelect, maxSize = ICON_MAX_BYTES, maxCoun
                     <div key={icon.ciId} style={{ ...tile, ...selected(icon.iconUrl), width: 112, height: 104 }} data-testid={`custom-${icon.ciId}`}>
                       <div role="button" tabIndex={0} style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 6 }}
                         onClick={() => onSelect?.({ type: 'custom', value: icon.iconUrl, name: icon.iconName, src: icon.iconSrc, custom: icon })}>
-                        <img src={icon.iconSrc} alt={icon.iconName} width={28} height={28} style={{ objectFit: 'contain' }} />
+                        <img src={appUrl(icon.iconSrc)} alt={icon.iconName} width={28} height={28} style={{ objectFit: 'contain' }} />
                         <span style={{ fontSize: 12, maxWidth: 80, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{icon.iconName}</span>
                       </div>
                       {icon.canEdit && (

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { App as AntApp, Image, Upload } from 'antd';
 import type { UploadFile } from 'antd';
-import { useT } from '@atrium/sdk';
+import { appUrl, useT } from '@atrium/sdk';
 import { deleteFile, uploadFile, viewUrl } from '../api';
 import { checkImage, IMAGE_MAX_BYTES, IMAGE_MAX_COUNT } from '../limits';
 
@@ -76,7 +76,7 @@ export function ImageUpload({ value = [], onChange, maxCount = IMAGE_MAX_COUNT, 
           }
         }}
         onChange={({ fileList }) => setItems((prev) => fileList.map((f) => prev.find((p) => p.uid === f.uid && p.fileId) || f) as Item[])}
-        onPreview={(file) => setPreview(file.url || file.thumbUrl || '')}
+        onPreview={(file) => setPreview(appUrl(file.url || file.thumbUrl || ''))}
         onRemove={(file) => new Promise<boolean>((resolve) => {
           modal.confirm({
             title: t('web.image.confirmDelete'),

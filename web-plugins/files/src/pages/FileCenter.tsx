@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { App as AntApp, Button, Card, Image, Input, Popconfirm, Space, Table, Tabs, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useT } from '@atrium/sdk';
+import { appUrl, useT } from '@atrium/sdk';
 import { deleteFile, downloadUrl, findFiles, uploadFile, type Attachment } from '../api';
 import { BuiltinGlyph, IconLibrary, IconPicker, type IconChoice } from '../components/IconPicker';
 
@@ -49,7 +49,7 @@ function Documents() {
   };
   const download = async (row: Attachment) => {
     try {
-      window.open(await downloadUrl(row.sourceFileName, row.filePath), '_blank', 'noopener');
+      window.open(appUrl(await downloadUrl(row.sourceFileName, row.filePath)), '_blank', 'noopener');
     } catch {
       /* shown */
     }
@@ -63,7 +63,7 @@ function Documents() {
       title: t('web.doc.action'), key: 'action', width: 320,
       render: (_, row) => (
         <Space size={4}>
-          {row.previewUrl && <Button type="link" size="small" onClick={() => setPreview(row.previewUrl as string)} data-testid={`view-${row.fileId}`}>{t('web.doc.view')}</Button>}
+          {row.previewUrl && <Button type="link" size="small" onClick={() => setPreview(appUrl(row.previewUrl as string))} data-testid={`view-${row.fileId}`}>{t('web.doc.view')}</Button>}
           {row.editorKind && <Button type="link" size="small" onClick={() => navigate(`/fileCenter/editor?id=${row.fileId}&isEdit=1`)} data-testid={`edit-${row.fileId}`}>{t('web.editor.open')}</Button>}
           <Button type="link" size="small" onClick={() => download(row)}>{t('web.doc.download')}</Button>
           {row.canDelete && (
@@ -111,7 +111,7 @@ function Icons() {
         <Button onClick={() => setOpen(true)} data-testid="open-picker">{t('web.icon.pick')}</Button>
         {choice && (
           <span data-testid="picked-icon">
-            {choice.builtin ? <BuiltinGlyph icon={choice.builtin} size={20} /> : <img src={choice.src} alt="" width={20} height={20} />}
+            {choice.builtin ? <BuiltinGlyph icon={choice.builtin} size={20} /> : <img src={choice.src && appUrl(choice.src)} alt="" width={20} height={20} />}
             {' '}{choice.name}
           </span>
         )}

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Button, Card, Empty, Input, List, Pagination, Popconfirm, Space, Spin, Typography } from 'antd';
-import { useSearchParams } from 'react-router';
-import { useSession, useT } from '@atrium/sdk';
+import { useLocation, useSearchParams } from 'react-router';
+import { appUrl, useSession, useT } from '@atrium/sdk';
 import { deleteDoc, docDetail, listDocs, type HelpDoc } from '../api';
 import { AdminButtons, DocEditor, EndpointEditor, isAdmin } from './Admin';
 
@@ -36,6 +36,7 @@ function Detail({ id, onBack }: { id: string; onBack: () => void }) {
 export function HelpCentre() {
   const t = useT('help');
   const [params, setParams] = useSearchParams();
+  const here = appUrl(useLocation().pathname);
   const [keyword, setKeyword] = useState(params.get('keyword') || '');
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{ total: number; list: HelpDoc[] } | null>(null);
@@ -106,7 +107,7 @@ export function HelpCentre() {
                 <List.Item.Meta
                   title={
                     <a
-                      href={`?doc=${encodeURIComponent(d.id)}`}
+                      href={`${here}?doc=${encodeURIComponent(d.id)}`}
                       onClick={(e) => {
                         e.preventDefault();
                         setParams({ doc: d.id });

@@ -1,4 +1,5 @@
 /** Panel layout (spec 2.3, 9), pure: scaling, backgrounds, the tabs grid and the clock's text. */
+import { appUrl } from '@atrium/sdk';
 import { withAlpha } from '../charts/common';
 import type { CommonBackground, ComponentStyle, PanelComponent, PanelStyle } from './types';
 
@@ -42,11 +43,16 @@ export function panelHeight(components: PanelComponent[], scale: number): number
 
 export type Css = Record<string, string | number | undefined>;
 
+/** A CSS `url()` of an image address, a platform one under the path prefix the platform is served at. */
+function cssUrl(address: string): string {
+  return `url("${appUrl(address).replace(/"/g, '%22')}")`;
+}
+
 /** The panel background: an image or a colour (panelStyle.panel). */
 export function panelBackground(style: PanelStyle | undefined): Css {
   const p = style?.panel;
   if (p?.backgroundType === 'image' && p.imageUrl) {
-    return { backgroundImage: `url("${p.imageUrl.replace(/"/g, '%22')}")`, backgroundSize: '100% 100%', backgroundRepeat: 'no-repeat' };
+    return { backgroundImage: cssUrl(p.imageUrl), backgroundSize: '100% 100%', backgroundRepeat: 'no-repeat' };
   }
   return { backgroundColor: p?.color || '#f5f6f7' };
 }
@@ -59,7 +65,7 @@ export function commonBackground(bg: CommonBackground | undefined, scale = 1): {
   const inner: Css = { padding: pad ? `${pad}px` : undefined };
   const image = bg.backgroundType === 'outerImage' ? bg.outerImage : bg.backgroundType === 'innerImage' ? bg.innerImage : '';
   if (image) {
-    outer.backgroundImage = `url("${String(image).replace(/"/g, '%22')}")`;
+    outer.backgroundImage = cssUrl(String(image));
     outer.backgroundSize = '100% 100%';
     outer.backgroundRepeat = 'no-repeat';
   }

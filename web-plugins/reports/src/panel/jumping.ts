@@ -1,12 +1,14 @@
 /** The jump flow (spec 4): parameters stored locally, then the target opened in the configured window. */
+import { appUrl } from '@atrium/sdk';
 import type { ChartClick } from '../charts/EchartsChart';
 import { JUMP_STORAGE_KEY, jumpFor, jumpProblem, outerJumpUrl, type JumpParams } from '../model/jump';
 import type { ChartData, ChartView } from '../model/types';
 import type { PanelStore } from './store';
 
 export function openWindow(url: string, mode: string | undefined): void {
-  if (mode === '_self') window.location.assign(url);
-  else window.open(url, '_blank', 'noopener');
+  const href = appUrl(url);
+  if (mode === '_self') window.location.assign(href);
+  else window.open(href, '_blank', 'noopener');
 }
 
 export function runJump({ store, view, click, data, warn }: { store: PanelStore; view: ChartView; click: ChartClick; data?: ChartData; warn: (key: string) => void }): void {
