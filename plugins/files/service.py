@@ -69,6 +69,9 @@ INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg
 RASTER_TYPES = INLINE_TYPES - {"image/svg+xml"}
 #: files the document editor opens, by extension, and the editor that opens them
 EDITABLE = {"xlsx": "sheet", "docx": "doc"}
+#: the platform event (`atrium_event`) sent when an attachment is deleted, in the deleting transaction, with
+#: `file_id` and `stored_name` (its object's name in the store) in its data: plugins drop what they keep of it
+FILE_DELETED = "file_deleted"
 
 
 # -- storing ---------------------------------------------------------------------------------------------
@@ -364,11 +367,20 @@ def may_delete(att: Attachment) -> bool:
 
 
 def remove_attachment(att: Attachment) -> None:
-    """Delete an attachment's record and bytes (no permission check: for plugins' own files)."""
+    """Delete an attachment's record and bytes (no permission check: for plugins' own files), and tell other
+    plugins with the platform event `file_deleted` (`FILE_DELETED`)."""
     db = session()
     storage.delete(att.tenant_id, att.stored_name)
     db.delete(att)
     db.flush()
+    user = current_context().user
+    services().emit(
+        FILE_DELETED,
+        tenant_id=att.tenant_id,
+        user_id=user.user_id if user else None,
+        file_id=att.id,
+        stored_name=att.stored_name,
+    )
 
 
 def delete_attachment(file_id: int) -> None:

@@ -138,13 +138,27 @@ def _convert(command: str, profile: Path, data: bytes, suffix: str, timeout: flo
         args = [
             command,
             f"-env:UserInstallation={profile.as_uri()}",
-            "--headless", "--invisible", "--nologo", "--nodefault", "--norestore", "--nolockcheck",
-            "--convert-to", "pdf", "--outdir", str(out), str(src),
+            "--headless",
+            "--invisible",
+            "--nologo",
+            "--nodefault",
+            "--norestore",
+            "--nolockcheck",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(src),
         ]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work, "LANG": "C.UTF-8",
-               "SAL_USE_VCLPLUGIN": "svp"}
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=work,
-                                start_new_session=True)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": work,
+            "LANG": "C.UTF-8",
+            "SAL_USE_VCLPLUGIN": "svp",
+        }
+        proc = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=work, start_new_session=True
+        )
         try:
             _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -4,23 +4,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from atrium.plugins.watermark import api, demo
+from atrium.plugins.watermark import api, demo, preview
 from atrium.plugins.watermark.models import Base
 from atrium.sdk import MenuSpec, PluginInfo, Router, WebModule, WebSlot, hookimpl
-from atrium.sdk.types import DatabaseSpec
+from atrium.sdk.types import DatabaseSpec, Event
 
 ADMIN_PATH = "/system_manage/watermark"
 #: a file previewed with the watermark stamped in (`?fileId=&funcCode=`), for every signed-in user
 PREVIEW_PATH = "/watermark-preview"
+#: the files plugin's event for a deleted attachment (data: `file_id`, `stored_name`)
+FILE_DELETED = "file_deleted"
 
 
 @hookimpl
 def atrium_plugin_info() -> PluginInfo:
     return PluginInfo(
-        name="watermark", version="1.0.0", sdk=">=1.0,<2",
+        name="watermark",
+        version="1.0.0",
+        sdk=">=1.0,<2",
         description="Watermark over the shell: per tenant and function, dynamic text from the signed-in "
-                    "user; file previews with it stamped in",
-        services={"watermark": "/api/watermark"}, prefixes=[ADMIN_PATH, PREVIEW_PATH],
+        "user; file previews with it stamped in",
+        services={"watermark": "/api/watermark"},
+        prefixes=[ADMIN_PATH, PREVIEW_PATH],
         web=WebModule(remote_name="atrium_watermark", exposes=["./App"], slots=[WebSlot(slot="overlay")]),
     )
 
@@ -38,9 +43,15 @@ def atrium_database() -> DatabaseSpec:
 @hookimpl
 def atrium_menus() -> list[MenuSpec]:
     return [
-        MenuSpec(code="admin-watermark", name="水印设置", url=ADMIN_PATH, icon="FontSizeOutlined", sort=92,
-                 admin_only=True, en_name={"en-us": "Watermark", "zh-tw": "浮水印設定", "vi-vn": "Hình mờ",
-                                           "hu-hu": "Vízjel"}),
+        MenuSpec(
+            code="admin-watermark",
+            name="水印设置",
+            url=ADMIN_PATH,
+            icon="FontSizeOutlined",
+            sort=92,
+            admin_only=True,
+            en_name={"en-us": "Watermark", "zh-tw": "浮水印設定", "vi-vn": "Hình mờ", "hu-hu": "Vízjel"},
+        ),
     ]
 
 
@@ -52,3 +63,9 @@ def atrium_i18n_namespaces() -> list[str]:
 @hookimpl
 def atrium_demo_data(tenants: dict[str, int]) -> None:
     demo.load(tenants)
+
+
+@hookimpl
+def atrium_event(event: Event) -> None:
+    if event.name == FILE_DELETED and event.tenant_id is not None:
+        preview.forget(event.tenant_id, str(event.data.get("stored_name") or ""))

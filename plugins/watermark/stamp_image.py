@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from atrium.plugins.watermark.mark import LINE_HEIGHT, TILE, Mark, font_file, wrap
+from atrium.plugins.watermark.mark import LINE_HEIGHT, TILE, FontFile, Mark, wrap
 
 #: formats read (checked on the bytes, not the name); JPEG stays JPEG, everything else becomes PNG
 FORMATS = ("PNG", "JPEG", "GIF", "WEBP", "BMP", "TIFF")
@@ -35,8 +35,8 @@ def sniff(data: bytes) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def _font(px: int) -> Font:
-    found = font_file()
+def _font(found: FontFile | None, px: int) -> Font:
+    """A font file (`Mark.font_file`) at a size in pixels; Pillow's own font when none is installed."""
     if found is None:
         return ImageFont.load_default(px)
     path, index = found
@@ -47,7 +47,7 @@ def tile(mark: Mark, scale: float = 1.0) -> Image.Image:
     """One square tile with the text centred and rotated in it (transparent elsewhere)."""
     size = max(1, round(TILE * scale))
     px = max(1, round(mark.font_size * scale))
-    font = _font(px)
+    font = _font(mark.font_file(), px)
     layer = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
     lines = wrap(mark.text, size - 20 * scale, lambda s: float(draw.textlength(s, font=font)))

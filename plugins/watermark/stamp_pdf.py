@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import math
 from functools import lru_cache
+from pathlib import Path
 
 from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
@@ -13,7 +14,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from atrium.plugins.watermark.mark import LINE_HEIGHT, TILE, Mark, font_file, wrap
+from atrium.plugins.watermark.mark import LINE_HEIGHT, TILE, FontFile, Mark, wrap
 
 FONT_NAME = "AtriumWatermark"
 #: where a line's baseline sits below its centre, in font sizes (centres the text like the browser tile)
@@ -30,19 +31,19 @@ class Encrypted(ValueError):
     """A PDF that needs a password to open."""
 
 
-@lru_cache(maxsize=1)
-def _font() -> str:
-    """The registered font's name: the first installed font of `mark.FONT_FILES`, else Helvetica (Latin
-    only)."""
-    found = font_file()
+@lru_cache(maxsize=32)
+def _font(found: FontFile | None) -> str:
+    """The registered name of a font file (`Mark.font_file`), else Helvetica (Latin only)."""
     if found is None:
         return "Helvetica"
     path, index = found
+    file = Path(path)
+    name = f"{FONT_NAME}-{file.parent.name}-{file.stem}-{index}"  # one name per file: registered once
     try:
-        pdfmetrics.registerFont(TTFont(FONT_NAME, path, subfontIndex=index))
+        pdfmetrics.registerFont(TTFont(name, path, subfontIndex=index))
     except Exception:  # noqa: BLE001 - a font reportlab cannot embed (PostScript outlines): use the built-in one
         return "Helvetica"
-    return FONT_NAME
+    return name
 
 
 def stamp_page(width: float, height: float, mark: Mark) -> PageObject:
@@ -52,7 +53,7 @@ def stamp_page(width: float, height: float, mark: Mark) -> PageObject:
     r, g, b, a = mark.rgba()
     c.setFillColorRGB(r / 255, g / 255, b / 255)
     c.setFillAlpha(a / 255)
-    font = _font()
+    font = _font(mark.font_file())
     size = mark.font_size
     c.setFont(font, size)
     lines = wrap(mark.text, TILE - 20, lambda s: float(pdfmetrics.stringWidth(s, font, size)))

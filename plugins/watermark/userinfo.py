@@ -12,9 +12,14 @@ def user_fields(user_id: int, tenant_id: int) -> dict[str, str]:
     person = directory.users([user_id]).get(user_id) or Person(user_id, "", "")
     tenant = directory.tenant(tenant_id)
     return {
-        "userId": str(user_id), "account": person.account, "userFullName": person.full_name,
-        "staffNo": person.staff_no, "mobile": person.mobile, "email": person.email,
-        "department": person.department, "tenantName": tenant.name if tenant else "",
+        "userId": str(user_id),
+        "account": person.account,
+        "userFullName": person.full_name,
+        "staffNo": person.staff_no,
+        "mobile": person.mobile,
+        "email": person.email,
+        "department": person.department,
+        "tenantName": tenant.name if tenant else "",
         "tenantId": str(tenant_id),
     }
 

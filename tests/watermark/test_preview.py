@@ -8,6 +8,7 @@ import io
 import re
 import shutil
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
@@ -49,8 +50,14 @@ def upload(c: Any, name: str, data: bytes, ctype: str) -> dict[str, Any]:
 
 
 def watermark(c: Any, text: str, function_code: str = "contracts", **look: Any) -> None:
-    body = {"ffwFunctionCode": function_code, "fwContent": text, "fwType": "static", "fwColor": RED,
-            "fwTransparent": 0, **look}
+    body = {
+        "ffwFunctionCode": function_code,
+        "fwContent": text,
+        "fwType": "static",
+        "fwColor": RED,
+        "fwTransparent": 0,
+        **look,
+    }
     c.ok("POST", "/api/watermark/admin/save", json=body)
 
 
@@ -93,8 +100,10 @@ def test_an_image_is_stamped_in_its_pixels_and_the_second_preview_is_read_from_t
     first = preview(tenant_admin, fileId=file["fileId"], funcCode="contracts")
     assert first.headers["content-type"] == "image/png"
     assert first.headers["x-watermark-stamped"] == "1" and first.headers["x-watermark-cache"] == "miss"
-    assert first.headers["content-disposition"].startswith("inline;") and "plan.png" in first.headers[
-        "content-disposition"]
+    assert (
+        first.headers["content-disposition"].startswith("inline;")
+        and "plan.png" in first.headers["content-disposition"]
+    )
     assert first.content != source
     assert Image.open(io.BytesIO(first.content)).size == (600, 400)
     assert red_pixels(source) == 0 and red_pixels(first.content) > 200
@@ -140,7 +149,8 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 def needs_libreoffice() -> None:
     assert shutil.which("soffice") or shutil.which("libreoffice"), (
         "LibreOffice is not installed: `nox -s tests` installs Debian's libreoffice-*-nogui packages "
-        "(see noxfile.py, LIBREOFFICE)")
+        "(see noxfile.py, LIBREOFFICE)"
+    )
 
 
 def word(*pages: str, picture_bytes: bytes | None = None) -> bytes:
@@ -315,3 +325,121 @@ def test_few_stamped_copies_are_kept_per_file(tenant_admin, monkeypatch):
     assert 1 <= len(kept) <= 2
     again = preview(tenant_admin, fileId=file["fileId"], watermark="FOUR")
     assert again.headers["x-watermark-cache"] == "hit"
+
+
+def stamp_fonts(data: bytes) -> set[str]:
+    """The fonts the PDF's pages draw with, by name (subset prefixes such as `ABCDEF+` left out)."""
+    names: set[str] = set()
+    for page in PdfReader(io.BytesIO(data)).pages:
+        fonts = page["/Resources"].get_object().get("/Font")
+        for ref in (fonts.get_object() if fonts is not None else {}).values():
+            names.add(str(ref.get_object()["/BaseFont"]).lstrip("/").split("+")[-1])
+    return names
+
+
+def test_a_font_setting_is_read_as_a_css_family_list():
+    from atrium.plugins.watermark.mark import kind_of_font
+
+    assert kind_of_font("'Microsoft YaHei', Arial, sans-serif") == "cjk-sans"
+    assert kind_of_font('"Comic Sans MS",  Times   New Roman') == "serif"
+    assert kind_of_font("宋体") == kind_of_font("SimSun") == "cjk-serif"
+    assert kind_of_font("Courier New") == "mono"
+    assert kind_of_font("Papyrus") == kind_of_font("") == ""
+
+
+def test_the_stamp_is_drawn_in_the_font_of_the_setting(tenant_admin):
+    source = pdf(1)
+    file = upload(tenant_admin, "figures.pdf", source, "application/pdf")
+    drawn = {}
+    for family in ("Times New Roman", "Arial"):
+        watermark(tenant_admin, "CONFIDENTIAL", fwFont=family)
+        resp = preview(tenant_admin, fileId=file["fileId"], funcCode="contracts")
+        assert "CONFIDENTIAL" in pdf_texts(resp.content)[0]
+        drawn[family] = stamp_fonts(resp.content) - stamp_fonts(source)
+    assert any("Serif" in name for name in drawn["Times New Roman"]), drawn
+    assert drawn["Arial"] and not any("Serif" in name for name in drawn["Arial"]), drawn
+
+
+def test_a_picture_is_stamped_in_the_font_of_the_setting_too(tenant_admin):
+    file = upload(tenant_admin, "plan.png", picture(), "image/png")
+    shown = []
+    for family in ("SimSun", "Arial"):
+        watermark(tenant_admin, "CONFIDENTIAL", fwFont=family)
+        resp = preview(tenant_admin, fileId=file["fileId"], funcCode="contracts")
+        assert resp.headers["x-watermark-cache"] == "miss" and red_pixels(resp.content) > 200
+        shown.append(resp.content)
+    assert shown[0] != shown[1]
+
+
+def test_chinese_text_is_drawn_in_a_font_that_has_it_whatever_the_setting_names(tenant_admin):
+    source = pdf(1)
+    file = upload(tenant_admin, "figures.pdf", source, "application/pdf")
+    for family in ("Times New Roman", "SimSun"):
+        watermark(tenant_admin, "机密文件", fwFont=family)
+        resp = preview(tenant_admin, fileId=file["fileId"], funcCode="contracts")
+        drawn = stamp_fonts(resp.content) - stamp_fonts(source)
+        # neither Liberation nor DejaVu has Chinese: a stamp drawn with one shows empty boxes
+        assert drawn and not any(name.startswith(("Liberation", "DejaVu")) for name in drawn), drawn
+        assert "机密文件" in pdf_texts(resp.content)[0]
+
+
+def test_the_stored_previews_of_a_file_go_when_the_file_is_deleted(tenant_admin):
+    from atrium.plugins.watermark import preview as previews
+    from atrium.sdk.services import services
+
+    watermark(tenant_admin, "CONFIDENTIAL")
+    storage, tid = services().storage, tenant_admin.tenant_id
+    gone = upload(tenant_admin, "plan.png", picture(), "image/png")
+    kept = upload(tenant_admin, "other.png", picture(), "image/png")
+    for body in ({"funcCode": "contracts"}, {"watermark": "FOR AUDIT"}):
+        preview(tenant_admin, fileId=gone["fileId"], **body)
+    preview(tenant_admin, fileId=kept["fileId"], funcCode="contracts")
+
+    def copies(file: dict[str, Any]) -> list[str]:
+        stored = file["filePath"].rsplit("/", 1)[-1]
+        return [o.key for o in storage.list(tid, f"{previews.CACHE}/{stored}/")]
+
+    assert len(copies(gone)) == 2 and len(copies(kept)) == 1
+    tenant_admin.ok("GET", "/api/file/iot-base-attachment/delete-id", params={"id": gone["fileId"]})
+    assert copies(gone) == []
+    assert len(copies(kept)) == 1
+    assert (
+        preview(tenant_admin, fileId=kept["fileId"], funcCode="contracts").headers["x-watermark-cache"]
+        == "hit"
+    )
+
+
+def test_no_database_connection_is_held_while_a_document_is_converted(tenant_admin, kernel, monkeypatch):
+    from atrium.plugins.watermark import convert
+
+    watermark(tenant_admin, "DRAFT ONLY")
+    file = upload(tenant_admin, "agreement.docx", word("Supply agreement"), DOCX)
+    converting, release = threading.Event(), threading.Event()
+
+    def slow_to_pdf(data: bytes, suffix: str) -> bytes:
+        converting.set()
+        assert release.wait(30)
+        return pdf(1, "Supply agreement")
+
+    monkeypatch.setattr(convert, "to_pdf", slow_to_pdf)
+    answers: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: answers.append(preview(tenant_admin, fileId=file["fileId"], funcCode="contracts"))
+    )
+    worker.start()
+    try:
+        assert converting.wait(30)
+        held = []
+        for _ in range(5):
+            held.append(kernel.engine.pool.checkedout())
+            time.sleep(0.02)
+        # the tenant's settings can be changed meanwhile
+        watermark(tenant_admin, "ANOTHER", function_code="invoices")
+    finally:
+        release.set()
+        worker.join(30)
+    assert min(held) == 0, f"connections checked out while converting: {held}"
+    assert len(answers) == 1
+    assert answers[0].headers["content-type"] == "application/pdf"
+    text = pdf_texts(answers[0].content)[0]
+    assert "Supply agreement" in text and "DRAFT ONLY" in text

@@ -19,7 +19,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "watermark_setting",
-        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True, nullable=False),
+        sa.Column(
+            "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), autoincrement=True, nullable=False
+        ),
         sa.Column("function_code", sa.String(length=64), nullable=False),
         sa.Column("system_code", sa.String(length=64), nullable=False),
         sa.Column("fw_content", sa.String(length=200), nullable=False),
@@ -35,8 +37,12 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(), nullable=False),
         sa.Column("tenant_id", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_watermark_setting")),
-        sa.UniqueConstraint("tenant_id", "function_code", "system_code",
-                            name=op.f("uq_watermark_setting_tenant_id_function_code_system_code")),
+        sa.UniqueConstraint(
+            "tenant_id",
+            "function_code",
+            "system_code",
+            name=op.f("uq_watermark_setting_tenant_id_function_code_system_code"),
+        ),
     )
     op.create_index(op.f("ix_watermark_setting_tenant_id"), "watermark_setting", ["tenant_id"])
 
