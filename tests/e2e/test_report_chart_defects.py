@@ -48,7 +48,8 @@ AXIS_KINDS = {
 
 # Every chart of the page as drawn: its value axes (ticks' pixels and the labels written at them), the plot,
 # where its x axis line is drawn, its bubbles (centre and radius) and its two-line labels (pies).
-READ_CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=report-view]')).map(v => {
+READ_CHARTS = """async () => Promise.all(Array.from(document.querySelectorAll('[data-testid=report-view]'))
+  .map(async v => {
     const node = v.querySelector('.rpt-chart');
     const out = {id: v.dataset.viewId, kind: v.dataset.kind, engine: node && node.dataset.engine,
                  title: (v.querySelector('.rpt-view-title') || {}).textContent,
@@ -107,9 +108,11 @@ READ_CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=report
             }
         }
     }
-    if (node.atriumChart) out.labels = node.atriumChart.texts().filter(t => t.text.includes('\\n'));
+    if (node.atriumChart) {
+        out.labels = (await node.atriumChart.texts()).filter(t => t.text.includes('\\n'));
+    }
     return out;
-})"""
+}))"""
 
 
 @pytest.fixture(scope="module")

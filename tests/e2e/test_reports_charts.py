@@ -33,7 +33,8 @@ TARGET = 20_000_000
 DECIMAL_KINDS = {"gauge", "gauge-percentage", "liquid"}
 SLACK = 1.0  # pixels: rounding of text boxes
 
-READ_CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=report-view]')).map(v => {
+READ_CHARTS = """async () => Promise.all(Array.from(document.querySelectorAll('[data-testid=report-view]'))
+  .map(async v => {
     const c = v.querySelector('.rpt-chart');
     if (!c || !c.atriumChart) return {id: v.dataset.viewId, kind: v.dataset.kind, missing: true};
     const box = c.getBoundingClientRect();
@@ -50,11 +51,12 @@ READ_CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=report
            maxBarWidth: o.maxBarWidth, lineWidth: o.lineStyle && o.lineStyle.lineWidth, radius: o.radius,
            percent: o.percent, max: o.max, wordStyle: o.wordStyle && {fontSize: o.wordStyle.fontSize,
            padding: o.wordStyle.padding}, size: o.size};
-    return {id: v.dataset.viewId, kind: v.dataset.kind, engine: chart.engine, texts: chart.texts(), option,
+    return {id: v.dataset.viewId, kind: v.dataset.kind, engine: chart.engine, option,
+            texts: await chart.texts(),
             width: box.width, height: box.height,
             inCard: box.left >= card.left - 1 && box.top >= card.top - 1 && box.right <= card.right + 1
                 && box.bottom <= card.bottom + 1};
-})"""
+}))"""
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
-import { g2plotTexts, type InspectedNode } from './inspect';
+import type { InspectedNode } from './inspect';
 import { useTurnGiven } from './drawTurn';
 import { scheduleDraw } from './drawQueue';
 
@@ -74,7 +74,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
         p.render();
         plot.current = p;
         (node as unknown as { __plot?: unknown }).__plot = p;
-        (node as InspectedNode).atriumChart = { engine: 'antv', option: () => p.options, texts: () => g2plotTexts(p, node) };
+        (node as InspectedNode).atriumChart = { engine: 'antv', option: () => p.options, texts: () => import(/* webpackChunkName: "inspect" */ './inspect').then((m) => m.g2plotTexts(p, node)) };
         node.dataset.rendered = '1';
       } catch (err) {
         node.dataset.error = String((err as Error)?.message || err);

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
-import { echartsTexts, type InspectedNode } from './inspect';
+import type { InspectedNode } from './inspect';
 import { useTurnGiven } from './drawTurn';
 import { scheduleDraw, type DrawBox } from './drawQueue';
 
@@ -53,7 +53,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
           // the instance on its node: browser tests find a point's pixel with convertToPixel
           (node as unknown as { __chart?: unknown }).__chart = chart.current;
           const drawn = chart.current;
-          (node as InspectedNode).atriumChart = { engine: 'echarts', option: () => drawn.getOption(), texts: () => echartsTexts(drawn) };
+          (node as InspectedNode).atriumChart = { engine: 'echarts', option: () => drawn.getOption(), texts: () => import(/* webpackChunkName: "inspect" */ './inspect').then((m) => m.echartsTexts(drawn)) };
           chart.current.on('click', (p: any) => {
             const d = p?.data || {};
             const ev = p?.event?.event as MouseEvent | undefined;

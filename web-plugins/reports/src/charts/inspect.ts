@@ -18,7 +18,8 @@ export interface ChartInspection {
   engine: 'echarts' | 'antv';
   /** The option the engine drew: echarts getOption(), g2plot's plot options. */
   option(): Json;
-  texts(): DrawnText[];
+  /** Read on demand (this module comes with the first call): a person viewing a panel never asks. */
+  texts(): Promise<DrawnText[]>;
 }
 
 /** The node of a chart with its inspection attached. */

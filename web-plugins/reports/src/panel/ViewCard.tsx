@@ -4,7 +4,7 @@
  * handles clicks (drill, linkage, jump), the details dialog and the export.
  */
 import { App, Button, Spin, Tooltip } from 'antd';
-import { memo, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { api, type DataBody } from '../api';
 import { columnFormat, fontSize, formatValue, isObject, singleValue, thresholdColor, viewStyles, viewThreshold, withAlpha, type Json } from '../charts/common';
 import type { ChartClick } from '../charts/EchartsChart';
@@ -14,15 +14,19 @@ import type { ChartData, ChartView, DrillItem, PanelComponent } from '../model/t
 import { useRT } from '../i18n';
 import { usePanel, usePanelStore } from './store';
 import { TableView, type TableSort } from './TableView';
-import { runJump } from './jumping';
-import { DetailsDialog } from './DetailsDialog';
-import { exportViews } from './exporting';
+import { exportViews } from './exportLater';
 import { canExportHere, EXPORT_BUTTON, useExportGranted } from './exportGrant';
 import { dataBody, dataKey } from './dataBody';
 import { engineOf, preloadFor } from '../charts/loaders';
 import { useChart } from '../charts/useChart';
 import { DrawTurn, useDrawTurn } from '../charts/drawTurn';
 import { DetailsIcon, ExportIcon } from './icons';
+
+// what only a click needs comes with the click, not with the panel
+const DetailsDialog = lazy(() => import(/* webpackChunkName: "details" */ './DetailsDialog').then((m) => ({ default: m.DetailsDialog })));
+const runJump: typeof import('./jumping').runJump = (args) => {
+  void import(/* webpackChunkName: "jumping" */ './jumping').then((m) => m.runJump(args));
+};
 
 const NO_DRILL: DrillItem[] = [];
 
@@ -400,7 +404,9 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         )}
       </div>
       {details && result && (
-        <DetailsDialog view={result} body={body} panelChart={env.style.chart} canExport={canExport} panelId={env.panelId} access={env.access} onClose={() => setDetails(false)} modal={modal} />
+        <Suspense fallback={null}>
+          <DetailsDialog view={result} body={body} panelChart={env.style.chart} canExport={canExport} panelId={env.panelId} access={env.access} onClose={() => setDetails(false)} modal={modal} />
+        </Suspense>
       )}
     </div>
   );

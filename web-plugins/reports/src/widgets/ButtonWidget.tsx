@@ -10,7 +10,7 @@ import { filtersForView } from '../model/filters';
 import { api } from '../api';
 import { useRT } from '../i18n';
 import { usePanelStore } from '../panel/store';
-import { exportViews } from '../panel/exporting';
+import { exportViews } from '../panel/exportLater';
 import { canExportHere, EXPORT_BUTTON, useExportGranted } from '../panel/exportGrant';
 
 export function ButtonWidget({ component, kind }: { component: PanelComponent; kind: 'search' | 'reset' | 'export' }) {
