@@ -50,12 +50,12 @@ def load(tenants: dict[str, int]) -> None:
             if not users:
                 continue
             when = (now - timedelta(days=days, hours=hours)).replace(microsecond=0)
-            letter, _rows = store_letter(system, check_and_clean(html), users, ids.get("supervisor"), when,
+            letter_id, _rows = store_letter(system, check_and_clean(html), users, ids.get("supervisor"), when,
                                          {"users": users, "roles": [], "tenant": False})
             readers = [ids[a] for a in read_by if a in ids]
             if readers:
                 session().execute(
-                    update(Inbox).where(Inbox.letter_id == letter.id, Inbox.user_id.in_(readers))
+                    update(Inbox).where(Inbox.letter_id == letter_id, Inbox.user_id.in_(readers))
                     .values(read_status=READ, read_at=when + timedelta(hours=1))
                     .execution_options(synchronize_session=False)
                 )

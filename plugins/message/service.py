@@ -19,17 +19,20 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
     DateTime,
+    Insert,
     SmallInteger,
+    String,
     Table,
+    bindparam,
     delete,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -87,9 +90,27 @@ def iso(dt: datetime) -> str:
 
 def _system(tenant_id: int, system_code: str | None) -> str:
     code = (system_code or current_context().system_code or DEFAULT_SYSTEM).strip()
-    if not SYSTEM_CODE.match(code) or code not in directory.system_codes(tenant_id):
+    if not SYSTEM_CODE.match(code) or code not in _system_codes(tenant_id):
         raise NotFound("message:system_not_found", systemCode=code[:64])
     return code
+
+
+_SYSTEMS_MEMO = "atrium_message_system_codes"
+
+
+def _system_codes(tenant_id: int) -> list[str]:
+    """The tenant's system codes, looked up once per transaction: the letters one step of another plugin
+    sends together (in one transaction) share the look-up, while the next transaction sees any change."""
+    db = session()
+    db.connection()  # the transaction the memo belongs to is begun
+    transaction = db.get_transaction()
+    memo: tuple[Any, dict[int, list[str]]] | None = db.info.get(_SYSTEMS_MEMO)
+    if memo is None or memo[0] is not transaction:
+        memo = db.info[_SYSTEMS_MEMO] = (transaction, {})
+    codes = memo[1].get(tenant_id)
+    if codes is None:
+        codes = memo[1][tenant_id] = directory.system_codes(tenant_id)
+    return codes
 
 
 def _int_ids(values: Iterable[Any], not_found: str) -> list[int]:
@@ -165,7 +186,7 @@ def send_message(
         if not recipients:
             raise BadRequest("message:nobody")
         when = sent_at or utcnow()
-        letter, rows = store_letter(
+        letter_id, rows = store_letter(
             code,
             clean,
             recipients,
@@ -193,11 +214,11 @@ def send_message(
             "message_sent",
             tenant_id=tid,
             user_id=sender_id,
-            letter_id=letter.id,
+            letter_id=letter_id,
             system_code=code,
             recipients=recipients,
         )
-        return SentLetter(letter.id, len(recipients), code)
+        return SentLetter(letter_id, len(recipients), code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +230,8 @@ class Delivered:
 
 
 _INBOX = cast(Table, Inbox.__table__)
+_LETTERS = cast(Table, Letter.__table__)
+_INSERT_LETTER = insert(_LETTERS).returning(_LETTERS.c.id)
 
 
 def store_letter(
@@ -218,51 +241,69 @@ def store_letter(
     sender_id: int | None,
     when: datetime,
     audience: dict[str, Any],
-) -> tuple[Letter, list[Delivered]]:
-    """Write a letter and its inbox rows in the current tenant, telling no one (demo data, imports).
+) -> tuple[int, list[Delivered]]:
+    """Write a letter and its inbox rows in the current tenant, telling no one (demo data, imports); answers
+    the letter's id and its inbox rows.
 
     `clean` must come from :func:`check_and_clean`; :func:`send_message` is what callers normally use.
+    Both statements go past the ORM's unit of work (every process step sends a letter, and a letter to a
+    whole tenant is thousands of inbox rows), on the session's connection and transaction; they name the
+    tenant themselves.
     """
-    db = session()
-    letter = Letter(
-        system_code=system_code,
-        content=clean,
-        sender_id=sender_id,
-        audience=audience,
-        recipient_count=len(recipients),
-        sent_at=when,
-    )
-    db.add(letter)
-    db.flush()
+    tenant_id = _tenant(None)  # the tenant in scope, as the ORM would stamp the rows
+    conn = session().connection()
+    letter_id: int = conn.execute(
+        _INSERT_LETTER,
+        {
+            "tenant_id": tenant_id,
+            "system_code": system_code,
+            "content": clean,
+            "sender_id": sender_id,
+            "audience": audience,
+            "recipient_count": len(recipients),
+            "sent_at": when,
+        },
+    ).scalar_one()
     if not recipients:
-        return letter, []
-    # The inbox rows go in past the ORM's unit of work (a letter to a whole tenant is thousands of rows), and
-    # name the letter's tenant themselves.
-    conn = db.connection()
-    ids = _id_rows(conn.dialect.name, recipients)
-    rows = select(
-        literal(letter.tenant_id, BigInteger),
-        literal(letter.id, BigInteger),
-        ids.c.value,
-        literal(system_code),
-        literal(UNREAD, SmallInteger),
-        literal(when, DateTime),
-    )
+        return letter_id, []
+    postgres = conn.dialect.name == "postgresql"
     written = conn.execute(
+        _inbox_insert(postgres),
+        {
+            "tenant_id": tenant_id,
+            "letter_id": letter_id,
+            "ids": recipients if postgres else json.dumps(recipients),
+            "system_code": system_code,
+            "read_status": UNREAD,
+            "sent_at": when,
+        },
+    )
+    return letter_id, [Delivered(i, u) for i, u in written]
+
+
+@cache
+def _inbox_insert(postgres: bool) -> Insert:
+    """The inbox rows of one letter in one statement built once: the recipients' ids go in as one bound value
+    the database expands into rows (an array on PostgreSQL, a JSON array on SQLite), so a letter to a whole
+    tenant costs one parameter, not one parameter set per row."""
+    if postgres:
+        ids = func.unnest(bindparam("ids", type_=postgresql.ARRAY(BigInteger)))
+        rows: TableValuedAlias = ids.table_valued("value").render_derived()
+    else:
+        rows = func.json_each(bindparam("ids", type_=String)).table_valued("value")
+    values = select(
+        bindparam("tenant_id", type_=BigInteger),
+        bindparam("letter_id", type_=BigInteger),
+        rows.c.value,
+        bindparam("system_code", type_=String),
+        bindparam("read_status", type_=SmallInteger),
+        bindparam("sent_at", type_=DateTime),
+    )
+    return (
         insert(_INBOX)
-        .from_select(["tenant_id", "letter_id", "user_id", "system_code", "read_status", "sent_at"], rows)
+        .from_select(["tenant_id", "letter_id", "user_id", "system_code", "read_status", "sent_at"], values)
         .returning(_INBOX.c.id, _INBOX.c.user_id)
     )
-    return letter, [Delivered(i, u) for i, u in written]
-
-
-def _id_rows(dialect: str, user_ids: list[int]) -> TableValuedAlias:
-    """The user ids as rows of one bound value the database expands (an array on PostgreSQL, a JSON array on
-    SQLite): the insert then costs one statement with one parameter, not one parameter set per row."""
-    if dialect == "postgresql":
-        array = literal(user_ids, postgresql.ARRAY(BigInteger))
-        return func.unnest(array).table_valued("value").render_derived()
-    return func.json_each(json.dumps(user_ids)).table_valued("value")
 
 
 def push_logout(tenant_id: int, user_id: int) -> None:

@@ -17,7 +17,7 @@ from SpiffWorkflow.task import Task
 from SpiffWorkflow.util.task import TaskState
 from sqlalchemy import Select, and_, delete, exists, func, or_, select, tuple_, update
 
-from atrium.plugins.process.engine import bpmn, spiff, startform, store, waiting
+from atrium.plugins.process.engine import bpmn, letters, spiff, startform, store, waiting
 from atrium.plugins.process.engine.store import TaskRow
 from atrium.plugins.process.models import (
     CANCELLED,
@@ -320,22 +320,16 @@ def _submit_form(form_key: str, data: dict[str, Any], where: dict[str, Any]) -> 
 
 def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> dict[str, Any]:
     """Start an instance of the model's deployed version, with plain variables or its start form's data."""
-    m = get_model(ref)
-    if m.deployed_version is None:
+    m = _deployed_model(ref)
+    if m.version_id is None:
         raise Conflict("process:model.not_deployed", key=m.key)
-    row = get_version(m, m.deployed_version)
-    comp = spiff.compiled(row.id, row.xml, m.key)
+    comp = _compiled(m.version_id)
     values = _check_variables(dict(variables))
     start_node = _start_node(comp)
     if start_node is not None and start_node.fields:
         values = startform.check_values(start_node.fields, values)
     user = current_user()
-    db = session()
-    inst = ProcessInstance(
-        model_id=m.id, version_id=row.id, model_key=m.key, model_name=m.name, started_by=user.user_id
-    )
-    db.add(inst)
-    db.flush()
+    inst = store.insert_instance(current_tenant(), m, m.version_id, user.user_id, utcnow())
     if start_node is not None and start_node.form_key:
         values.update(
             _check_variables(
@@ -347,6 +341,15 @@ def start(ref: str, variables: dict[str, Any], form: dict[str, Any] | None) -> d
     lo.writes.note("start", name=m.name, user_id=user.user_id)
     step(lo, [], initiator=user.user_id)
     return instance_out(inst, comp)
+
+
+def _deployed_model(ref: str) -> store.Deployed:
+    """A model of the current tenant by id or key, as `get_model` finds it, with its deployed version."""
+    text = str(ref).strip()[:64]
+    found = store.deployed(current_tenant(), int(text) if text.isdigit() else None, text)
+    if found is None:
+        raise NotFound("process:model.not_found", model=text)
+    return found
 
 
 def load(inst: ProcessInstance) -> Loaded:
@@ -419,7 +422,8 @@ def _candidate_settings(node: bpmn.Node) -> dict[str, Any]:
 
 def step(lo: Loaded, live: list[TaskRow] | None = None, initiator: int | None = None) -> None:
     """Run the engine until it waits (for people, an HTTP task's answer or a timer), then sync the task rows,
-    hand new HTTP tasks to the queue and store the state. ``live`` are the instance's open and upcoming rows
+    hand new HTTP tasks to the queue, store the state and queue the letters about the tasks it opened (sent
+    once the step commits). ``live`` are the instance's open and upcoming rows
     when the caller has read them already (without any it has just closed); ``initiator`` is the starter
     when the instance has just started (their steps marked to be done on start are done first)."""
     inst, db, writes = lo.instance, session(), lo.writes
@@ -486,7 +490,8 @@ def step(lo: Loaded, live: list[TaskRow] | None = None, initiator: int | None = 
     inst.state = spiff.dump(lo.workflow)
     inst.updated_at = now
     store.save_instance(inst)
-    _notify([*opened, *(row for row, _ in created if row.status == OPEN)], inst, lo.comp)
+    opened.extend(row for row, _ in created if row.status == OPEN)
+    letters.send_after_commit(tid, letters.compose(opened, inst, lo.comp))
 
 
 def _drop_stale(rows: list[TaskRow], writes: store.Writes, now: datetime) -> None:
@@ -532,33 +537,6 @@ def _close_open(instance_id: int) -> None:
             .where(ProcessTask.id.in_(ids))
             .values(status=CLOSED, done_at=utcnow())
             .execution_options(synchronize_session=False)
-        )
-
-
-def _notify(rows: list[TaskRow], inst: ProcessInstance, comp: spiff.Compiled) -> None:
-    """Tell the people new tasks wait for through the message plugin's ``send_message`` event: one letter
-    per set of recipients, naming every new task of the step they may do. A letter is written once for all
-    its recipients, in the language of the step that sent it: its task and process names too."""
-    letters: dict[tuple[tuple[int, ...], tuple[int, ...]], list[str]] = {}
-    for row in rows:
-        users = set(row.candidates.get("users") or [])
-        if row.candidates.get("starter") and inst.started_by is not None:
-            users.add(inst.started_by)
-        roles = set(row.candidates.get("roles") or [])
-        if users or roles:
-            name = comp.name_of(row.node_id, row.name)
-            letters.setdefault((tuple(sorted(users)), tuple(sorted(roles))), []).append(name)
-    if not letters:
-        return
-    svc, process = services(), comp.process_name(inst.model_name)
-    for (users_to, roles_to), names in letters.items():
-        svc.emit(
-            "send_message",
-            tenant_id=inst.tenant_id,
-            user_id=None,
-            content=svc.t("process:notify.new_task", task=", ".join(names), process=process),
-            to_users=list(users_to),
-            to_roles=list(roles_to),
         )
 
 

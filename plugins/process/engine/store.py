@@ -20,9 +20,12 @@ from sqlalchemy.orm.util import identity_key
 
 from atrium.plugins.process.models import (
     OPEN,
+    RUNNING,
     HistoryEntry,
     ProcessInstance,
+    ProcessModel,
     ProcessTask,
+    ProcessVersion,
     TaskCandidate,
 )
 from atrium.sdk.db import session
@@ -34,6 +37,8 @@ TASKS = cast(Table, ProcessTask.__table__)
 CANDIDATES = cast(Table, TaskCandidate.__table__)
 HISTORY = cast(Table, HistoryEntry.__table__)
 _INSTANCES = cast(Table, ProcessInstance.__table__)
+_MODELS = cast(Table, ProcessModel.__table__)
+_VERSIONS = cast(Table, ProcessVersion.__table__)
 
 _CHANGED = ("status", "claimed_by", "done_by", "comment", "created_at", "done_at")
 
@@ -106,9 +111,74 @@ def lock_instance_of_task(tenant_id: int, task_id: int) -> ProcessInstance | Non
     if isinstance(known, ProcessInstance):  # loaded earlier in this transaction: bring it up to date
         db.refresh(known)
         return known
-    inst = ProcessInstance(**found)
+    return _attached(ProcessInstance(**found))
+
+
+@dataclass(frozen=True, slots=True)
+class Deployed:
+    """A model as an instance starts from it: its deployed version's id (None when none is deployed)."""
+
+    model_id: int
+    key: str
+    name: str
+    version_id: int | None
+
+
+def _deployed_query(by_key: bool) -> Any:
+    model = _MODELS.c.key if by_key else _MODELS.c.id
+    return (
+        select(_MODELS.c.id, _MODELS.c.key, _MODELS.c.name, _VERSIONS.c.id)
+        .outerjoin(
+            _VERSIONS,
+            (_VERSIONS.c.model_id == _MODELS.c.id) & (_VERSIONS.c.version == _MODELS.c.deployed_version),
+        )
+        .where(_MODELS.c.tenant_id == bindparam("tenant_id"), model == bindparam("ref"))
+    )
+
+
+_DEPLOYED_BY_ID = _deployed_query(by_key=False)
+_DEPLOYED_BY_KEY = _deployed_query(by_key=True)
+
+
+def deployed(tenant_id: int, model_id: int | None, key: str) -> Deployed | None:
+    """The tenant's model (by id, else by key) with its deployed version's id, in one statement that reads
+    no diagram (the parsed version is cached)."""
+    query, ref = (_DEPLOYED_BY_KEY, key) if model_id is None else (_DEPLOYED_BY_ID, model_id)
+    found = _conn().execute(query, {"tenant_id": tenant_id, "ref": ref}).first()
+    return None if found is None else Deployed(*found)
+
+
+_INSERT_INSTANCE = insert(_INSTANCES).returning(_INSTANCES.c.id)
+
+
+def insert_instance(
+    tenant_id: int, model: Deployed, version_id: int, started_by: int, when: datetime
+) -> ProcessInstance:
+    """A new running instance, inserted with one statement; it becomes a session object as if the ORM had
+    loaded it (the step then writes its state with `save_instance`)."""
+    values: dict[str, Any] = {
+        "tenant_id": tenant_id,
+        "model_id": model.model_id,
+        "version_id": version_id,
+        "model_key": model.key,
+        "model_name": model.name,
+        "status": RUNNING,
+        "started_by": started_by,
+        "state": "",
+        "error": "",
+        "created_at": when,
+        "updated_at": when,
+        "ended_at": None,
+        "wake_at": None,
+    }
+    values["id"] = _conn().execute(_INSERT_INSTANCE, values).scalar_one()
+    return _attached(ProcessInstance(**values))
+
+
+def _attached(inst: ProcessInstance) -> ProcessInstance:
+    """A row read or written past the ORM, made a session object holding these values as committed."""
     make_transient_to_detached(inst)
-    db.add(inst)
+    session().add(inst)
     return inst
 
 
@@ -213,23 +283,28 @@ def insert_candidates(tenant_id: int, pairs: list[tuple[int, str, int]]) -> None
         )
 
 
+# One parameter set per id (an executemany, one statement): an expanding ``IN`` would be rendered anew on
+# every execution, which costs more than the statement itself for the one or two ids of a step.
 _DELETE_CANDIDATES = delete(CANDIDATES).where(
-    CANDIDATES.c.tenant_id == bindparam("tenant_id"),
-    CANDIDATES.c.task_id.in_(bindparam("ids", expanding=True)),
+    CANDIDATES.c.tenant_id == bindparam("d_tenant"), CANDIDATES.c.task_id == bindparam("d_id")
 )
 _DELETE_TASKS = delete(TASKS).where(
-    TASKS.c.tenant_id == bindparam("tenant_id"), TASKS.c.id.in_(bindparam("ids", expanding=True))
+    TASKS.c.tenant_id == bindparam("d_tenant"), TASKS.c.id == bindparam("d_id")
 )
+
+
+def _by_id(tenant_id: int, ids: list[int]) -> list[dict[str, int]]:
+    return [{"d_tenant": tenant_id, "d_id": i} for i in ids]
 
 
 def delete_candidates(tenant_id: int, task_ids: list[int]) -> None:
     if task_ids:
-        _conn().execute(_DELETE_CANDIDATES, {"tenant_id": tenant_id, "ids": task_ids})
+        _conn().execute(_DELETE_CANDIDATES, _by_id(tenant_id, task_ids))
 
 
 def delete_tasks(tenant_id: int, task_ids: list[int]) -> None:
     if task_ids:
-        _conn().execute(_DELETE_TASKS, {"tenant_id": tenant_id, "ids": task_ids})
+        _conn().execute(_DELETE_TASKS, _by_id(tenant_id, task_ids))
 
 
 def insert_history(tenant_id: int, instance_id: int, entries: list[dict[str, Any]], when: datetime) -> None:
