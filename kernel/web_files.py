@@ -5,6 +5,10 @@ and the server keeps it in memory, gzipped once, and answers it in a single writ
 some thirty of them at once on six connections, beside its first API calls, and reading each from disk
 through the thread pool in 64 KB pieces held those calls back. Anything else (index.html, remoteEntry.js)
 is read from disk and checked by the browser every time.
+
+A production build writes each script and style gzipped beside it (`main.1a2b3c4d.js.gz`, see the web SDK's
+webpack config): that copy is answered as it is, to a browser that takes gzip, so a server just started
+compresses nothing for its first visitor. A copy older than its file is ignored.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import re
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from mimetypes import guess_type
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +38,8 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 COMPRESSIBLE = (".js", ".css", ".svg", ".json", ".txt", ".html")
 #: smaller files gain less from gzip than the header costs
 MIN_GZIP = 1024
+#: seconds a build's gzipped copy may be older than its file and still be its copy
+COPY_SLACK = 2.0
 #: the bytes kept in memory across all bundles of one process
 MEMORY_LIMIT = 96 * 1024 * 1024
 
@@ -71,6 +78,16 @@ def _bytes_of(kept: KeptFile) -> int:
 KEPT = KeptFiles()
 
 
+def built_gzip(full_path: str, stat_result: os.stat_result) -> Path | None:
+    """The gzipped copy the build wrote beside a file, when there is one as new as the file (within
+    `COPY_SLACK`: an installed package's files are written one after the other)."""
+    copy = Path(full_path + ".gz")
+    try:
+        return copy if copy.stat().st_mtime >= stat_result.st_mtime - COPY_SLACK else None
+    except OSError:
+        return None
+
+
 def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
     """The file's bytes with the headers Starlette answers it with from disk (type, tag, date), so that a
     HEAD, which is answered from disk, and a GET agree; its length is left to each answer's body."""
@@ -80,7 +97,8 @@ def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
     body = Path(full_path).read_bytes()
     gzipped = None
     if full_path.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
-        gzipped = gzip.compress(body, 6)
+        built = built_gzip(full_path, stat_result)
+        gzipped = built.read_bytes() if built is not None else gzip.compress(body, 6)
         if len(gzipped) >= len(body):
             gzipped = None
         else:
@@ -129,9 +147,24 @@ class BuiltFiles(StaticFiles):
         return Response(kept.body, headers=kept.headers)
 
     def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
         immutable = HASHED_NAME.search(str(full_path)) is not None
+        copy = built_gzip(str(full_path), stat_result) if status_code == 200 else None
+        if copy is not None and accepts_gzip(Headers(scope=scope)):
+            response = self.gzipped_response(full_path, copy, scope)
+        else:
+            response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["cache-control"] = IMMUTABLE if immutable else "no-cache"
+        return response
+
+    def gzipped_response(self, full_path: Any, copy: Path, scope: Any) -> Response:
+        """The build's gzipped copy of a file, as that file's answer (its type, the copy's tag)."""
+        copy_stat = copy.stat()
+        media_type = guess_type(str(full_path))[0] or "application/octet-stream"
+        response = FileResponse(copy, stat_result=copy_stat, media_type=media_type)
+        response.headers["content-encoding"] = "gzip"
+        response.headers["vary"] = "accept-encoding"
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
         return response
 
 

@@ -3,6 +3,8 @@ tag; its other files are read from disk every time; nothing outside the bundle i
 
 from __future__ import annotations
 
+import gzip
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,3 +114,51 @@ def test_memory_keeps_the_most_recently_asked_within_its_limit() -> None:
     assert kept.get("c") is None and kept.get("b") is not None
     kept.put("huge", KeptFile({}, b"x" * 300, None))
     assert kept.get("huge") is None and kept.size == 200
+
+
+def build_copy(path: Path, body: bytes, *, older: bool = False) -> bytes:
+    """The gzipped copy a production build writes beside `path` (older than the file when asked)."""
+    gzipped = gzip.compress(body, 9)
+    copy = path.with_name(path.name + ".gz")
+    copy.write_bytes(gzipped)
+    stamp = path.stat().st_mtime + (-60 if older else 0)
+    os.utime(copy, (stamp, stamp))
+    return gzipped
+
+
+def test_the_builds_gzipped_copy_of_a_hashed_file_is_answered_as_it_is(
+    http: TestClient, bundle: Path
+) -> None:
+    built = build_copy(bundle / "main.0123abcd.js", SCRIPT)
+    resp = http.get("/assets/main.0123abcd.js", headers={"accept-encoding": "gzip"})
+    assert resp.headers["content-encoding"] == "gzip"
+    assert int(resp.headers["content-length"]) == len(built)  # level 9: not what the server would make
+    assert resp.content == SCRIPT
+
+
+def test_an_unhashed_file_comes_from_its_gzipped_copy_to_a_browser_that_takes_gzip(
+    http: TestClient, bundle: Path
+) -> None:
+    entry = ("var remote = " + "'a long remote entry';" * 200).encode()
+    (bundle / "remoteEntry.js").write_bytes(entry)
+    built = build_copy(bundle / "remoteEntry.js", entry)
+    resp = http.get("/assets/remoteEntry.js", headers={"accept-encoding": "gzip, br"})
+    assert resp.headers["content-encoding"] == "gzip"
+    assert resp.headers["content-type"].startswith(("text/javascript", "application/javascript"))
+    assert resp.headers["cache-control"] == "no-cache"
+    assert int(resp.headers["content-length"]) == len(built)
+    assert resp.content == entry
+    again = http.get(
+        "/assets/remoteEntry.js", headers={"accept-encoding": "gzip", "if-none-match": resp.headers["etag"]}
+    )
+    assert again.status_code == 304
+    plain = http.get("/assets/remoteEntry.js", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == entry
+
+
+def test_a_gzipped_copy_older_than_its_file_is_not_answered(http: TestClient, bundle: Path) -> None:
+    entry = b"var fresh = 1;" * 200
+    (bundle / "remoteEntry.js").write_bytes(entry)
+    build_copy(bundle / "remoteEntry.js", b"var stale = 1;" * 200, older=True)
+    resp = http.get("/assets/remoteEntry.js", headers={"accept-encoding": "gzip"})
+    assert resp.content == entry

@@ -247,6 +247,17 @@ function baseConfig({ dir, mode, entry, host = false }) {
 }
 
 /**
+ * Each script, style and picture of a production build also written gzipped at the highest level
+ * (`name.js.gz`), which the kernel answers as it is: a server just started compresses nothing for its first
+ * visitor, and every visitor downloads fewer bytes than with gzip done on the fly.
+ */
+function precompressed(mode) {
+  if (mode === 'development') return [];
+  const CompressionPlugin = require('compression-webpack-plugin');
+  return [new CompressionPlugin({ test: /\.(js|css|svg|json)$/, threshold: 1024, minRatio: 0.9, compressionOptions: { level: 9 } })];
+}
+
+/**
  * `runtime`: 'provide' (the host) bundles the federation runtime once and hands it to the remotes;
  * 'external' (a remote) takes the host's instead of a copy in each remoteEntry.js.
  */
@@ -296,6 +307,7 @@ function createHostConfig({ dir, mode = process.env.NODE_ENV || 'production', na
       scriptLoading: 'defer',
     }),
   ];
+  config.plugins.push(...precompressed(mode));
   if (earlyChunks) config.plugins.push(new (require('./earlyChunks.cjs').EarlyChunks)(earlyChunks));
   if (antdStyles) config.plugins.push(new (require('./antdStyles.cjs').AntdStyles)({ dir, sample: antdStyles }));
   return config;
@@ -327,6 +339,7 @@ function createRemoteConfig({ dir, name, mode = process.env.NODE_ENV || 'product
       shared: sharedConfig('remote'),
     }, 'external'),
   ];
+  config.plugins.push(...precompressed(mode));
   return config;
 }
 
