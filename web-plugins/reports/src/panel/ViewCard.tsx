@@ -277,7 +277,8 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   // a chart is built and drawn on its turn: in the window at once, below it when scrolled near or the page idle
   const cardRef = useRef<HTMLDivElement>(null);
   const drawsChart = !isTable(type) && !isTextKind(type);
-  const turn = useDrawTurn(cardRef, !!result?.data && drawsChart);
+  // a table, like a chart, is built when its turn comes (in the window at once, else when near or idle)
+  const turn = useDrawTurn(cardRef, !!result?.data && !isTextKind(type));
 
   const title = view?.title || view?.name || '';
   const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
@@ -364,17 +365,21 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
           </div>
         ) : result?.data ? (
           isTable(type) ? (
-            <TableView
-              view={result}
-              data={result.data}
-              styles={styles!}
-              threshold={viewThreshold(styles!)}
-              page={page}
-              pageSize={pageSize || 20}
-              sort={sort}
-              onSort={onSort}
-              onPage={setPage}
-            />
+            turn ? (
+              <TableView
+                view={result}
+                data={result.data}
+                styles={styles!}
+                threshold={viewThreshold(styles!)}
+                page={page}
+                pageSize={pageSize || 20}
+                sort={sort}
+                onSort={onSort}
+                onPage={setPage}
+              />
+            ) : (
+              <div className="rpt-table-pending" style={{ height: '100%' }} />
+            )
           ) : turn || !drawsChart ? (
             <DrawTurn.Provider value>
               <ChartBody view={result} data={result.data} panelChart={env.style.chart} onClick={onChartClick} />
