@@ -17,12 +17,13 @@ from atrium.sdk.errors import BadRequest, NotFound, NotLoggedIn
 from atrium.sdk.routing import Router
 from atrium.sdk.services import services
 
-from . import editor, icons, service, storage, streaming
-from .document import DocumentIn
+from . import icons, service, storage, streaming
+from .editing import editor
+from .editing.document_data import DocumentIn
+from .editing.workbook import WorkbookIn
 from .models import Attachment
 from .multipart import read_multipart
 from .policies import UploadPolicy, policy_for
-from .workbook import WorkbookIn
 
 router = Router()
 BASE = "/api/file/iot-base-attachment"

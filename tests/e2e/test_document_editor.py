@@ -1,17 +1,19 @@
 """The document editor frame in Chromium: an uploaded workbook opened at /fileCenter/editor, a cell edited
 and saved as a new version, under the shell's watermark; read-only without isEdit; English and Chinese,
-desktop and phone."""
+desktop and phone; a Word document's formatting kept across a save, and one with a table opened read-only
+with a notice and no save."""
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from conftest import api_client, sign_in
+from conftest import api_client, shot, sign_in
 from docx import Document
+from docx.enum.text import WD_ALIGN_PARAGRAPH
+from docx.shared import Pt, RGBColor
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Font
 from playwright.sync_api import expect
@@ -20,7 +22,6 @@ from atrium.sdk.testing import DEMO_PASSWORDS
 
 pytestmark = pytest.mark.e2e
 LOAD = 60_000  # ms: the editor's bundle is large and the machine is shared
-SHOTS = Path("/tmp/shots")
 BASE = "/api/file/iot-base-attachment"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -47,14 +48,30 @@ def workbook_bytes() -> bytes:
 def document_bytes() -> bytes:
     doc = Document()
     doc.add_paragraph("Meeting notes").runs[0].bold = True
-    doc.add_paragraph("The budget was approved.")
+    doc.add_paragraph("The budget was approved.").alignment = WD_ALIGN_PARAGRAPH.CENTER
+    doc.add_heading("Next steps", level=1)
+    run = doc.add_paragraph().add_run("Hire two engineers")
+    run.font.color.rgb, run.font.size, run.font.name = RGBColor(0xFF, 0, 0), Pt(16), "Arial"
+    doc.add_paragraph("Rent", style="List Bullet")
+    doc.add_paragraph("Travel", style="List Number")
     out = io.BytesIO()
     doc.save(out)
     return out.getvalue()
 
 
-def upload(http: httpx.Client, name: str = "budget.xlsx") -> int:
-    content, ctype = (document_bytes(), DOCX) if name.endswith(".docx") else (workbook_bytes(), XLSX)
+def table_document_bytes() -> bytes:
+    doc = Document()
+    doc.add_paragraph("Budget by quarter")
+    table = doc.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Q1", "1200"
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def upload(http: httpx.Client, name: str = "budget.xlsx", content: bytes | None = None) -> int:
+    default, ctype = (document_bytes(), DOCX) if name.endswith(".docx") else (workbook_bytes(), XLSX)
+    content = content if content is not None else default
     body = http.post(f"{BASE}/single/file-upload", files={"file": (name, content, ctype)}).json()
     assert body["code"] == 800, body
     file_id: int = body["data"]["fileId"]
@@ -105,9 +122,8 @@ def shows_address(page: Any, a1: str) -> None:
 
 
 def snap(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(500)
-    page.screenshot(path=str(SHOTS / f"editor-{name}.png"))
+    page.wait_for_timeout(500)  # the editor's canvas settles after its last layout
+    shot(page, f"editor-{name}")
 
 
 def highest_z_index_below_the_watermark(page: Any) -> int:
@@ -243,4 +259,48 @@ def test_a_word_document_is_edited_and_saved_as_a_new_version(page, live_server)
     paragraphs = [p.text for p in doc.paragraphs]
     assert paragraphs[0] == "Meeting notes" and doc.paragraphs[0].runs[0].bold
     assert "Next: hiring." in " ".join(paragraphs)
+    # the formatting went through the browser's editor and back
+    assert doc.paragraphs[1].alignment == WD_ALIGN_PARAGRAPH.CENTER
+    assert doc.paragraphs[2].style.name == "Heading 1" and paragraphs[2] == "Next steps"
+    red = doc.paragraphs[3].runs[0]
+    assert red.text == "Hire two engineers" and red.font.color.rgb == RGBColor(0xFF, 0, 0)
+    assert red.font.size == Pt(16) and red.font.name == "Arial"
+    assert [p.style.name for p in doc.paragraphs[4:6]] == ["List Bullet", "List Number"]
+    assert paragraphs[4] == "Rent" and paragraphs[5].startswith("Travel")
+    assert page.page_errors == []
+
+
+def test_a_word_document_the_editor_cannot_keep_opens_read_only_with_a_notice(page, live_server) -> None:
+    http = api_client(live_server.url, ACCOUNT)
+    file_id = upload(http, "with-table.docx", table_document_bytes())
+    sign_in(page, live_server.url, ACCOUNT, DEMO_PASSWORDS[ACCOUNT])
+    open_editor(page, live_server.url, file_id, edit=True)
+    notice = page.get_by_test_id("editor-cannot-keep")
+    expect(notice).to_contain_text(
+        "This document contains tables, which the editor cannot keep, so it opens read-only. "
+        "Download it to edit it in Word."
+    )
+    expect(page.get_by_test_id("editor-save")).to_have_count(0)
+    expect(page.get_by_test_id("editor-read-only")).to_have_text("Read only")
+    text = "() => window.__atriumEditor.api.getActiveDocument().getSnapshot().body.dataStream"
+    assert page.evaluate(text).startswith("Budget by quarter\r")
+    page.evaluate(
+        """async () => {
+            try { return await window.__atriumEditor.api.getActiveDocument().appendText(' changed'); }
+            catch { return false; }
+        }"""
+    )
+    assert "changed" not in page.evaluate(text)
+    with page.expect_request("**/getDownUrlByName**"):
+        page.get_by_test_id("editor-download").click()
+    snap(page, "en-desktop-docx-read-only")
+    page.context.add_cookies([{"name": "language", "value": "zh-cn", "url": live_server.url}])
+    page.evaluate("() => localStorage.clear()")
+    open_editor(page, live_server.url, file_id, edit=True)
+    expect(page.get_by_test_id("editor-cannot-keep")).to_contain_text(
+        "该文档包含编辑器无法保留的表格，因此以只读方式打开。如需编辑，请下载后用 Word 编辑。", timeout=LOAD
+    )
+    expect(page.get_by_test_id("editor-save")).to_have_count(0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    snap(page, "zh-phone-docx-read-only")
     assert page.page_errors == []

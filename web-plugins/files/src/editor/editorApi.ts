@@ -2,12 +2,18 @@ import { request } from '@atrium/sdk';
 import type { Attachment } from '../api';
 
 /** What the editor opens: Univer's workbook data (`IWorkbookData`) for a spreadsheet (`sheet`), its
- * document data (`IDocumentData`) for a Word document (`doc`). */
+ * document data (`IDocumentData`) for a Word document (`doc`). A Word document holding what the editor
+ * cannot keep (tables, pictures, ...: `readOnlyReasons`, keys of `files:editor.parts`) is `readOnly`: it is
+ * shown but never saved from the editor. */
 export interface EditorFile {
   fileId: number;
   fileName: string;
+  /** The file's stable address (for a download link). */
+  filePath: string;
   kind: 'sheet' | 'doc';
   previousId: number | null;
+  readOnly: boolean;
+  readOnlyReasons: string[];
   data: Record<string, unknown>;
 }
 
@@ -44,7 +50,8 @@ export function apiBase(server: string | null, origin: string = window.location.
   return { prefix: `${path && path !== '' ? path : '/api'}/`, ignored: null };
 }
 
-const EDITOR = 'file/iot-base-attachment/editor';
+const FILE = 'file/iot-base-attachment';
+const EDITOR = `${FILE}/editor`;
 
 export function openFile(base: ApiBase, id: number): Promise<EditorFile> {
   return request<EditorFile>(`${base.prefix}${EDITOR}/open`, { params: { id }, silent: true });
@@ -54,4 +61,16 @@ export function openFile(base: ApiBase, id: number): Promise<EditorFile> {
 export function saveFile(base: ApiBase, id: number, kind: EditorFile['kind'], content: unknown): Promise<Attachment> {
   const data = kind === 'sheet' ? { id, workbook: content } : { id, document: content };
   return request<Attachment>(`${base.prefix}${EDITOR}/save`, { method: 'POST', data, silent: true, timeout: 120_000 });
+}
+
+/** A short-lived address that downloads the file under its own name. */
+export function downloadAddress(base: ApiBase, file: EditorFile): Promise<string> {
+  return request<string>(`${base.prefix}${FILE}/getDownUrlByName`, {
+    params: { fileName: file.fileName, oldUrl: file.filePath },
+  });
+}
+
+/** What a read-only document holds that the editor cannot keep, named in the user's language. */
+export function keptOutParts(t: (key: string) => string, reasons: string[]): string {
+  return reasons.map((key) => t(`editor.parts.${key}`)).join(t('editor.list_separator'));
 }

@@ -11,6 +11,19 @@ import { addStyles } from './styles';
 /** Milliseconds after Univer has rendered before the editor's box is resized. */
 const NUDGE_AFTER = 300;
 
+/** Univer's menu items for what a save cannot write into a Word document (tables, horizontal lines,
+ * check lists, headers and footers, page setup): hidden, so the editor never offers them. */
+const HIDDEN_MENUS = [
+  'doc.menu.table',
+  'doc.operation.create-table',
+  'doc.command.horizontal-line',
+  'doc.command.insert-horizontal-line-bellow',
+  'doc.command.check-list',
+  'doc.command.insert-check-list-bellow',
+  'doc.command.open-header-footer-panel',
+  'docs.operation.open-page-setting',
+];
+
 /** Univer's own UI language for the portal's locale; Hungarian (which Univer lacks) falls back to English. */
 const LOCALES: Record<string, { type: LocaleType; load: () => Promise<{ default: object }> }> = {
   'zh-cn': { type: LocaleType.ZH_CN, load: () => import('@univerjs/preset-docs-core/locales/zh-CN') },
@@ -30,7 +43,15 @@ export async function mountDoc(
   const { univer, univerAPI } = createUniver({
     locale: chosen.type,
     locales: { [chosen.type]: mergeLocales(messages) },
-    presets: [UniverDocsCorePreset({ container, toolbar: editable, contextMenu: editable, footer: false })],
+    presets: [
+      UniverDocsCorePreset({
+        container,
+        toolbar: editable,
+        contextMenu: editable,
+        footer: false,
+        menu: Object.fromEntries(HIDDEN_MENUS.map((id) => [id, { hidden: true }])),
+      }),
+    ],
   });
   const doc = univerAPI.createUniverDoc({ ...document, locale: chosen.type });
   // The pages are drawn only once the editor's box changes size after Univer has rendered: it is made a

@@ -1,14 +1,23 @@
 /**
  * The document editor frame (/fileCenter/editor?id=&isEdit=0|1&server=): an attachment opened in the
  * browser's editor, a spreadsheet for xlsx and a document for docx. Read-only unless isEdit is 1; Save
- * stores the content as a new version of the file (same name, new id). The editor itself (Univer) is
- * loaded only here, once the file's kind is known.
+ * stores the content as a new version of the file (same name, new id). A Word document holding what the
+ * editor cannot keep (tables, pictures, ...) is always read-only, with a notice naming it and a download
+ * button. The editor itself (Univer) is loaded only here, once the file's kind is known.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, App as AntApp, Button, Result, Space, Spin, Tag, Typography } from 'antd';
-import { useT } from '@atrium/sdk';
-import { apiBase, openFile, saveFile, type EditorFile, type MountedEditor } from '../editor/editorApi';
+import { appUrl, useT } from '@atrium/sdk';
+import {
+  apiBase,
+  downloadAddress,
+  keptOutParts,
+  openFile,
+  saveFile,
+  type EditorFile,
+  type MountedEditor,
+} from '../editor/editorApi';
 
 /** Space kept below the editor (the page's own padding). */
 const BOTTOM_GAP = 20;
@@ -58,7 +67,9 @@ export function DocumentEditor() {
   const [savedId, setSavedId] = useState<number | null>(null);
   const locale = t.locale;
   const validId = Number.isInteger(id) && id > 0;
-  const height = useFillHeight(box, `${phase.state}:${file?.fileName}:${savedId}`);
+  /** Save is offered when asked for (isEdit=1) and the file holds nothing the editor would lose. */
+  const canSave = editable && !file?.readOnly;
+  const height = useFillHeight(box, `${phase.state}:${file?.fileName}:${file?.readOnly}:${savedId}`);
 
   useEffect(() => {
     if (!validId) return undefined;
@@ -67,7 +78,7 @@ export function DocumentEditor() {
     (async () => {
       try {
         const data = await openFile(base, id);
-        const options = { locale, editable };
+        const options = { locale, editable: editable && !data.readOnly };
         const mount = data.kind === 'sheet'
           ? async (el: HTMLElement) => (await import('../editor/univerSheet')).mountSheet(el, data.data, options)
           : async (el: HTMLElement) => (await import('../editor/univerDoc')).mountDoc(el, data.data, options);
@@ -92,6 +103,15 @@ export function DocumentEditor() {
       delete (window as unknown as EditorWindow).__atriumEditor;
     };
   }, [base, id, validId, editable, locale]);
+
+  const download = async () => {
+    if (!file) return;
+    try {
+      window.open(appUrl(await downloadAddress(base, file)), '_blank', 'noopener');
+    } catch {
+      /* shown */
+    }
+  };
 
   const save = async () => {
     if (!editor.current || !file) return;
@@ -125,13 +145,13 @@ export function DocumentEditor() {
         </Typography.Text>
         <Space size={4} wrap>
           {file?.previousId ? <Tag color="blue">{t('web.editor.version')}</Tag> : null}
-          {editable ? null : <Tag data-testid="editor-read-only">{t('web.editor.readOnly')}</Tag>}
+          {canSave ? null : <Tag data-testid="editor-read-only">{t('web.editor.readOnly')}</Tag>}
           {savedId !== null && (
             <Button size="small" type="link" onClick={() => navigate(`/fileCenter/editor?id=${savedId}&isEdit=1`)} data-testid="editor-open-new">
               {t('web.editor.openNew')}
             </Button>
           )}
-          {editable && (
+          {canSave && (
             <Button type="primary" size="small" loading={saving} disabled={phase.state !== 'ready'} onClick={save} data-testid="editor-save">
               {t('web.editor.save')}
             </Button>
@@ -139,6 +159,16 @@ export function DocumentEditor() {
         </Space>
       </div>
       {base.ignored && <Alert type="warning" showIcon message={t('web.editor.otherServer', { server: base.ignored })} />}
+      {file?.readOnly && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="editor-cannot-keep"
+          message={t('web.editor.cannotKeepTitle')}
+          description={t('web.editor.cannotKeep', { parts: keptOutParts(t, file.readOnlyReasons) })}
+          action={<Button size="small" onClick={download} data-testid="editor-download">{t('web.editor.download')}</Button>}
+        />
+      )}
       <div ref={box} style={{ position: 'relative', height, border: '1px solid var(--at-border, #e5e7eb)', borderRadius: 6, overflow: 'hidden', isolation: 'isolate' }}>
         <div ref={container} data-testid="editor-canvas" style={{ position: 'absolute', inset: 0 }} />
         {phase.state === 'loading' && (

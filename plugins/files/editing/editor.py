@@ -1,20 +1,27 @@
 """The document editor's side of attachments: a spreadsheet (xlsx) or Word document (docx) opened as the
 editor's data, and the edited data saved as a new version (same file name, a new id, the original as its
-predecessor). No HTTP here."""
+predecessor). A Word document holding what the editor cannot keep opens read-only, with the reasons, and
+its saves are refused. No HTTP here."""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, BinaryIO, cast
 
 from atrium.sdk.errors import BadRequest
+from atrium.sdk.services import services
 
-from . import service
-from .document import DOCX_TYPE, DocumentIn, read_document, write_document
-from .models import Attachment
-from .multipart import extension
-from .policies import human_size
-from .settings import files_settings
+from .. import service
+from ..models import Attachment
+from ..multipart import extension
+from ..policies import human_size
+from ..settings import files_settings
+from .document_data import DocumentIn
+from .docx_check import CannotKeep
+from .docx_read import read_document
+from .docx_write import DOCX_TYPE, write_document
 from .workbook import (
     XLSX_TYPE,
     Limits,
@@ -58,10 +65,21 @@ def _editable(file_id: int) -> tuple[Attachment, str]:
     return att, kind
 
 
-def open_file(file_id: int) -> dict[str, Any]:
-    """The attachment (of the caller's tenant: another tenant's id is not found) as the editor's data:
-    workbook data for a spreadsheet, document data for a Word document."""
-    att, kind = _editable(file_id)
+def parts(reasons: list[str]) -> str:
+    """What a document holds that the editor cannot keep, named in the request's language."""
+    t = services().t
+    return t("files:editor.list_separator").join(t(f"files:editor.parts.{key}") for key in reasons)
+
+
+def _cannot_keep(exc: CannotKeep) -> BadRequest:
+    key = "files:editor.cannot_save" if exc.sent else "files:editor.cannot_keep"
+    return BadRequest(key, parts=parts(exc.reasons))
+
+
+@contextmanager
+def _spooled(att: Attachment) -> Iterator[BinaryIO]:
+    """The attachment's bytes as a seekable file (in memory up to `SPOOL_BYTES`); a 400 past the editor's
+    size cap."""
     cap = files_settings().editor_max_bytes
     if att.size > cap:
         raise BadRequest("files:editor.too_big", limit=human_size(cap))
@@ -74,20 +92,33 @@ def open_file(file_id: int) -> dict[str, Any]:
                 raise BadRequest("files:editor.too_big", limit=human_size(cap))
             tmp.write(chunk)
         tmp.seek(0)
-        src = cast(BinaryIO, tmp)
+        yield cast(BinaryIO, tmp)
+
+
+def open_file(file_id: int) -> dict[str, Any]:
+    """The attachment (of the caller's tenant: another tenant's id is not found) as the editor's data:
+    workbook data for a spreadsheet, document data for a Word document. `readOnlyReasons` names what a
+    Word document holds that the editor cannot keep (keys of `docx_check.BLOCKERS`); when there is any,
+    `readOnly` is true and the editor offers no save."""
+    att, kind = _editable(file_id)
+    reasons: list[str] = []
+    with _spooled(att) as src:
         try:
             if kind == "sheet":
                 data = read_workbook(src, att.source_name, limits())
             else:
                 check_unzipped(src, limits())
-                data = read_document(src, limits())
+                data, reasons = read_document(src, limits())
         except WorkbookTooLarge as exc:
             raise _refused(exc) from None
     return {
         "fileId": att.id,
         "fileName": att.source_name,
+        "filePath": service.file_path(att),
         "kind": kind,
         "previousId": att.previous_id,
+        "readOnly": bool(reasons),
+        "readOnlyReasons": reasons,
         "data": data,
     }
 
@@ -95,17 +126,23 @@ def open_file(file_id: int) -> dict[str, Any]:
 def save_file(file_id: int, workbook: WorkbookIn | None, document: DocumentIn | None) -> dict[str, Any]:
     """Write the edited data (`workbook` for a spreadsheet, `document` for a Word document) as a new
     attachment under the original's name, the original recorded as its previous version; answers the new
-    attachment as the document list describes it."""
+    attachment as the document list describes it. A Word document is written into the stored one (what
+    the editor does not show is kept); one holding what the editor cannot keep, or data holding what a
+    Word document cannot take from the editor, is refused with a 400 naming it."""
     original, kind = _editable(file_id)
     try:
         if kind == "sheet" and workbook is not None:
             content, ctype = write_workbook(workbook, limits()), XLSX_TYPE
         elif kind == "doc" and document is not None:
-            content, ctype = write_document(document, limits()), DOCX_TYPE
+            with _spooled(original) as src:
+                check_unzipped(src, limits())
+                content, ctype = write_document(src, document, limits()), DOCX_TYPE
         else:
             raise BadRequest("files:editor.nothing_to_save")
     except WorkbookTooLarge as exc:
         raise _refused(exc) from None
+    except CannotKeep as exc:
+        raise _cannot_keep(exc) from None
     cap = files_settings().max_file_bytes
     if len(content) > cap:
         raise BadRequest("files:upload.too_big", limit=human_size(cap))
