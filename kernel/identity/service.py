@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 from captcha.image import ImageCaptcha
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from atrium.kernel.identity import modes
 from atrium.kernel.identity.passwords import hash_password, needs_rehash, verify_password
@@ -188,16 +188,19 @@ def code_login(kernel: Kernel, channel: str, target: str, code: str) -> LoginRes
     return complete_login(kernel, user, mode="phone" if channel == "sms" else "email")
 
 
+#: a user's enabled memberships of enabled tenants, newest tenant first (built once: every sign-in asks)
+MEMBERSHIPS = (
+    select(Tenant, Membership)
+    .join(Membership, Membership.tenant_id == Tenant.id)
+    .where(Membership.user_id == bindparam("user_id"), Membership.enabled.is_(True), Tenant.enabled.is_(True))
+    .order_by(Tenant.id.desc())
+)
+
+
 def pick_membership(user: User, tenant_id: int | None = None) -> tuple[Tenant, Membership]:
     db = session()
     with unscoped():
-        q = (
-            select(Tenant, Membership)
-            .join(Membership, Membership.tenant_id == Tenant.id)
-            .where(Membership.user_id == user.id, Membership.enabled.is_(True), Tenant.enabled.is_(True))
-            .order_by(Tenant.id.desc())
-        )
-        rows = db.execute(q).all()
+        rows = db.execute(MEMBERSHIPS, {"user_id": user.id}).all()
     if not rows:
         raise LoginFailed()
     wanted = tenant_id if tenant_id is not None else user.default_tenant_id

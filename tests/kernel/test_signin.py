@@ -387,3 +387,17 @@ def test_sign_in_needs_no_second_database_connection(client, kernel, monkeypatch
     assert kernel.local.get(SPACE, ACME) is not None
     per_thread = {t: taken.count(t) for t in taken}
     assert max(per_thread.values()) == 1, per_thread
+
+
+def test_a_hash_made_with_other_parameters_is_replaced_on_sign_in(client, user_factory, set_user, get_user):
+    """A password stored by argon2's defaults (64 MiB, 3 passes, 4 lanes) still signs in, and is stored again
+    with today's parameters; one stored with today's is left as it is."""
+    from argon2 import PasswordHasher
+
+    account, password, user_id = user_factory(ACME)
+    set_user(user_id, password_hash=PasswordHasher().hash(password))
+    assert login_body(client, account, password)["code"] == 800
+    replaced = get_user(user_id).password_hash
+    assert replaced.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert login_body(client, account, password)["code"] == 800
+    assert get_user(user_id).password_hash == replaced
