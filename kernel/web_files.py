@@ -78,14 +78,15 @@ def _bytes_of(kept: KeptFile) -> int:
 KEPT = KeptFiles()
 
 
-def built_gzip(full_path: str, stat_result: os.stat_result) -> Path | None:
-    """The gzipped copy the build wrote beside a file, when there is one as new as the file (within
-    `COPY_SLACK`: an installed package's files are written one after the other)."""
+def built_gzip(full_path: str, stat_result: os.stat_result) -> tuple[Path, os.stat_result] | None:
+    """The gzipped copy the build wrote beside a file and its stat, when there is one as new as the file
+    (within `COPY_SLACK`: an installed package's files are written one after the other)."""
     copy = Path(full_path + ".gz")
     try:
-        return copy if copy.stat().st_mtime >= stat_result.st_mtime - COPY_SLACK else None
+        copy_stat = copy.stat()
     except OSError:
         return None
+    return (copy, copy_stat) if copy_stat.st_mtime >= stat_result.st_mtime - COPY_SLACK else None
 
 
 def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
@@ -98,7 +99,7 @@ def read_kept(full_path: str, stat_result: os.stat_result) -> KeptFile:
     gzipped = None
     if full_path.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
         built = built_gzip(full_path, stat_result)
-        gzipped = built.read_bytes() if built is not None else gzip.compress(body, 6)
+        gzipped = built[0].read_bytes() if built is not None else gzip.compress(body, 6)
         if len(gzipped) >= len(body):
             gzipped = None
         else:
@@ -148,17 +149,17 @@ class BuiltFiles(StaticFiles):
 
     def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
         immutable = HASHED_NAME.search(str(full_path)) is not None
-        copy = built_gzip(str(full_path), stat_result) if status_code == 200 else None
-        if copy is not None and accepts_gzip(Headers(scope=scope)):
-            response = self.gzipped_response(full_path, copy, scope)
+        wants_gzip = status_code == 200 and accepts_gzip(Headers(scope=scope))
+        copy = built_gzip(str(full_path), stat_result) if wants_gzip else None
+        if copy is not None:
+            response = self.gzipped_response(full_path, *copy, scope)
         else:
             response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["cache-control"] = IMMUTABLE if immutable else "no-cache"
         return response
 
-    def gzipped_response(self, full_path: Any, copy: Path, scope: Any) -> Response:
+    def gzipped_response(self, full_path: Any, copy: Path, copy_stat: os.stat_result, scope: Any) -> Response:
         """The build's gzipped copy of a file, as that file's answer (its type, the copy's tag)."""
-        copy_stat = copy.stat()
         media_type = guess_type(str(full_path))[0] or "application/octet-stream"
         response = FileResponse(copy, stat_result=copy_stat, media_type=media_type)
         response.headers["content-encoding"] = "gzip"

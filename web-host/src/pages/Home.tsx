@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Card, Col, Empty, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { ArrowRightIcon, LoginIcon, StarFilledIcon, ThunderboltIcon, UserIcon } from '../icons';
-import { appUrl, localeText, request, useT } from '@atrium/sdk';
+import { localeText, request, useT } from '@atrium/sdk';
+import { useAvatarSrc } from '../components/avatar';
 import { avatarText } from '../menus';
 import { useStore } from '../store';
 import { useSlot, SlotCard } from '../plugins/Slots';
@@ -52,6 +53,7 @@ export function Home() {
   const t = useT();
   const navigate = useNavigate();
   const user = useStore((s) => s.user);
+  const avatar = useAvatarSrc(user);
   const setting = useStore((s) => s.setting);
   const favourites = useStore((s) => s.favourites);
   const index = useStore((s) => s.index);
@@ -90,7 +92,7 @@ export function Home() {
     <div data-testid="home-page">
       <Card variant="borderless" style={{ marginBottom: 16, background: 'linear-gradient(120deg, var(--at-primary), #5a7cf0)', color: '#fff' }}>
         <div style={{ display: 'flex', alignItems: 'center', gap: 16, flexWrap: 'wrap' }}>
-          <Avatar size={56} src={user?.userHeadImgUrl && user.userHeadImgUrl !== 'defaultImgUrl' ? appUrl(user.userHeadImgUrl) : undefined} style={{ background: 'rgba(255,255,255,.25)', fontSize: 22 }}>
+          <Avatar size={56} src={avatar} style={{ background: 'rgba(255,255,255,.25)', fontSize: 22 }}>
             {avatarText(name)}
           </Avatar>
           <div style={{ flex: 1, minWidth: 200 }}>
