@@ -2,14 +2,20 @@
 
 Each call names the tenant it asks about, so it reads outside the session's tenant scope
 (`unscoped`) and puts that tenant into every statement itself; nothing here writes.
+
+A tenant's active member ids and its systems are asked for by every letter sent (a process step sends
+one), so they are kept in the kernel's local cache. What may change them is seen where every write passes,
+the engine: a statement that writes to the users, memberships, systems or tenant-systems table marks its
+connection, and when that connection goes back to the pool (its transaction committed or rolled back) the
+kept answers are dropped in every process. No writer has to remember to do it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
-from sqlalchemy import Select, select
+from sqlalchemy import Engine, Select, bindparam, event, select
 
 from atrium.kernel.models import (
     Membership,
@@ -22,6 +28,7 @@ from atrium.kernel.models import (
     User,
     UserRole,
 )
+from atrium.kernel.services.local_cache import LocalCache
 from atrium.sdk.context import unscoped
 from atrium.sdk.db import session
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
@@ -31,8 +38,9 @@ _PERSON = (User.id, User.account, User.full_name, User.staff_no, User.mobile, Us
 
 def _person(row: Any) -> Person:
     uid, account, full_name, staff_no, mobile, email, department = row
-    return Person(int(uid), account, full_name or "", staff_no or "", mobile or "", email or "",
-                  department or "")
+    return Person(
+        int(uid), account, full_name or "", staff_no or "", mobile or "", email or "", department or ""
+    )
 
 
 def _active_member_ids(tenant_id: int) -> Select[Any]:
@@ -43,7 +51,70 @@ def _active_member_ids(tenant_id: int) -> Select[Any]:
     )
 
 
+#: the local cache's namespace of the kept answers
+DIRECTORY = "directory"
+#: the tables whose writes may change a kept answer
+_WATCHED = frozenset(
+    {User.__tablename__, Membership.__tablename__, System.__tablename__, TenantSystem.__tablename__}
+)
+#: set on a connection's pool record by a write to a watched table, until the connection is returned
+_DIRTY = "atrium_directory_dirty"
+
+
+def _dml_table(context: Any) -> str | None:
+    compiled = getattr(context, "compiled", None)
+    if compiled is None or not (context.isinsert or context.isupdate or context.isdelete):
+        return None
+    table = getattr(compiled.statement, "table", None)
+    return getattr(table, "name", None)
+
+
+def watch_writes(engine: Engine, local: LocalCache) -> None:
+    """Drop the kept answers in every process after a transaction that wrote to a watched table: at the
+    write (so nothing read meanwhile in this process is kept) and again once its connection is returned to
+    the pool, after its commit, so an answer read before the commit cannot outlive it."""
+
+    def after_execute(conn: Any, _cursor: Any, _sql: str, _params: Any, context: Any, _many: bool) -> None:
+        if _dml_table(context) in _WATCHED:
+            conn.info[_DIRTY] = True
+            local.drop(DIRECTORY)
+
+    def checkin(_dbapi: Any, record: Any) -> None:
+        if record is not None and record.info.pop(_DIRTY, False):
+            local.invalidate(DIRECTORY)
+
+    event.listen(engine, "after_cursor_execute", after_execute)
+    event.listen(engine, "checkin", checkin)  # on the engine: kept across a `dispose()` of its pool
+
+
+_MEMBER_IDS = (
+    select(User.id)
+    .join(Membership, Membership.user_id == User.id)
+    .where(
+        Membership.tenant_id == bindparam("tenant_id"), Membership.enabled.is_(True), User.enabled.is_(True)
+    )
+)
+_SYSTEMS = (
+    select(System.code, System.name, System.en_name)
+    .join(TenantSystem, TenantSystem.system_code == System.code)
+    .where(TenantSystem.tenant_id == bindparam("tenant_id"))
+    .order_by(System.code)
+)
+
+
 class KernelDirectory:
+    def __init__(self, local: LocalCache) -> None:
+        self._local = local
+
+    def _kept(self, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+        found = self._local.get(DIRECTORY, key)
+        if found is None:
+            since = self._local.generation(DIRECTORY, key)
+            with unscoped():
+                found = read()
+            self._local.put(DIRECTORY, key, found, since)
+        return found
+
     def tenant(self, tenant_id: int | None = None, domain: str = "") -> TenantInfo | None:
         """An enabled tenant by id, else by its sign-in domain."""
         with unscoped():
@@ -95,16 +166,23 @@ class KernelDirectory:
         with unscoped():
             return {int(u) for u in session().execute(stmt).scalars()}
 
+    def member_ids(self, tenant_id: int) -> frozenset[int]:
+        """The ids of the tenant's enabled members who are enabled users (kept until such a row changes)."""
+
+        def read() -> frozenset[int]:
+            ids = session().execute(_MEMBER_IDS, {"tenant_id": tenant_id}).scalars()
+            return frozenset(int(u) for u in ids)
+
+        return cast(frozenset[int], self._kept(("members", tenant_id), read))
+
     def systems(self, tenant_id: int) -> list[SystemInfo]:
-        """The systems offered to the tenant, by code."""
-        stmt = (
-            select(System.code, System.name, System.en_name)
-            .join(TenantSystem, TenantSystem.system_code == System.code)
-            .where(TenantSystem.tenant_id == tenant_id)
-            .order_by(System.code)
-        )
-        with unscoped():
-            return [SystemInfo(c, n, e or "") for c, n, e in session().execute(stmt).all()]
+        """The systems offered to the tenant, by code (kept until a system or the tenant's systems change)."""
+
+        def read() -> tuple[SystemInfo, ...]:
+            rows = session().execute(_SYSTEMS, {"tenant_id": tenant_id})
+            return tuple(SystemInfo(c, n, e or "") for c, n, e in rows)
+
+        return list(self._kept(("systems", tenant_id), read))
 
     def granted_codes(self, tenant_id: int, role_ids: Iterable[int]) -> frozenset[str]:
         """The button codes the roles are granted in the tenant, in any system; kept until a grant, role or

@@ -20,6 +20,7 @@ from atrium.kernel.db import (
     session_scope,
 )
 from atrium.kernel.directory import KernelDirectory
+from atrium.kernel.directory import watch_writes as watch_directory_writes
 from atrium.kernel.enablement import Enablement
 from atrium.kernel.i18n import Translator
 from atrium.kernel.identity.crypto import TransitCrypto
@@ -65,6 +66,7 @@ class Kernel:
             else MemoryPubSub()
         )
         self.local = LocalCache(self.pubsub)
+        watch_directory_writes(self.engine, self.local)
         self.ws = Hub(self.pubsub)
         self.tasks: ThreadTaskRunner | QueueTaskRunner = (
             QueueTaskRunner(
@@ -88,7 +90,7 @@ class Kernel:
         self.crypto = TransitCrypto(settings.var_dir / "keys" / "transit-rsa.pem", self.cache)
         self.auth = Authenticator(self)
         self.identity = KernelIdentity(self)
-        self.directory = KernelDirectory()
+        self.directory = KernelDirectory(self.local)
         self.administration: Administration = KernelAdministration(self)
         self.codes = LogCodeSender(settings.dev_outbox or settings.demo)
         self.enablement = Enablement(self)

@@ -8,6 +8,7 @@ Every `get` counts as a hit or a miss of its namespace for `/metrics` (cache `lo
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -45,6 +46,9 @@ class LocalCache:
         self._lock = threading.Lock()
         self._max = max_items
         self._pubsub = pubsub
+        #: names this process in its drops, so it does not drop again (a value kept since) when its own
+        #: message comes back
+        self._origin = secrets.token_hex(8)
         pubsub.subscribe(CHANNEL, self._on_invalidate)
         pubsub.subscribe(RESUMED, self._on_resumed)
 
@@ -99,7 +103,7 @@ class LocalCache:
     def invalidate(self, space: str, key: Any = None) -> None:
         """Drop here at once, and in every other process when the pub/sub message arrives."""
         self.drop(space, key)
-        self._pubsub.publish(CHANNEL, {"space": space, "key": key})
+        self._pubsub.publish(CHANNEL, {"space": space, "key": key, "from": self._origin})
 
     def invalidate_on_commit(self, db: Any, space: str, key: Any = None) -> None:
         """Drop now and again once the session commits, so no process caches the old row in between."""
@@ -116,5 +120,7 @@ class LocalCache:
         self.clear()
 
     async def _on_invalidate(self, message: dict[str, Any]) -> None:
+        if message.get("from") == self._origin:
+            return
         key = message.get("key")
         self.drop(message["space"], tuple(key) if isinstance(key, list) else key)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
+import threading
+from collections import defaultdict, deque
 from typing import Any
 
 import orjson
@@ -42,6 +43,16 @@ class _Fanout:
 
 
 class MemoryPubSub(_Fanout):
+    """Delivery within this process. A message published from a worker thread is queued and the loop woken
+    once for everything queued until it runs (a step's letter publishes twice in a row: waking the loop
+    for each costs a thread switch each)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._queued: deque[tuple[str, dict[str, Any]]] = deque()
+        self._lock = threading.Lock()
+        self._woken = False
+
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
 
@@ -58,8 +69,21 @@ class MemoryPubSub(_Fanout):
             running = None
         if running is loop:
             loop.create_task(self.deliver(channel, message))
-        else:
-            asyncio.run_coroutine_threadsafe(self.deliver(channel, message), loop)
+            return
+        with self._lock:
+            self._queued.append((channel, message))
+            if self._woken:
+                return
+            self._woken = True
+        loop.call_soon_threadsafe(self._drain, loop)
+
+    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            items = list(self._queued)
+            self._queued.clear()
+            self._woken = False
+        for channel, message in items:
+            loop.create_task(self.deliver(channel, message))
 
 
 def compact_json(value: Any) -> bytes:

@@ -7,8 +7,16 @@ from collections.abc import Iterable
 from atrium.sdk.services import services
 from atrium.sdk.types import Person, SystemInfo
 
-__all__ = ["Person", "all_members", "ids_by_account", "members", "role_members", "roles", "system_codes",
-           "systems"]
+__all__ = [
+    "Person",
+    "all_members",
+    "ids_by_account",
+    "members",
+    "role_members",
+    "roles",
+    "system_codes",
+    "systems",
+]
 
 
 def members(tenant_id: int, user_ids: Iterable[int] | None = None) -> list[Person]:
@@ -16,8 +24,9 @@ def members(tenant_id: int, user_ids: Iterable[int] | None = None) -> list[Perso
     return services().directory.members(tenant_id, user_ids)
 
 
-def all_members(tenant_id: int) -> set[int]:
-    return {p.user_id for p in members(tenant_id)}
+def all_members(tenant_id: int) -> frozenset[int]:
+    """The ids of the tenant's enabled members."""
+    return services().directory.member_ids(tenant_id)
 
 
 def ids_by_account(tenant_id: int, accounts: Iterable[str]) -> dict[str, int]:

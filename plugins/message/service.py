@@ -90,27 +90,9 @@ def iso(dt: datetime) -> str:
 
 def _system(tenant_id: int, system_code: str | None) -> str:
     code = (system_code or current_context().system_code or DEFAULT_SYSTEM).strip()
-    if not SYSTEM_CODE.match(code) or code not in _system_codes(tenant_id):
+    if not SYSTEM_CODE.match(code) or code not in directory.system_codes(tenant_id):
         raise NotFound("message:system_not_found", systemCode=code[:64])
     return code
-
-
-_SYSTEMS_MEMO = "atrium_message_system_codes"
-
-
-def _system_codes(tenant_id: int) -> list[str]:
-    """The tenant's system codes, looked up once per transaction: the letters one step of another plugin
-    sends together (in one transaction) share the look-up, while the next transaction sees any change."""
-    db = session()
-    db.connection()  # the transaction the memo belongs to is begun
-    transaction = db.get_transaction()
-    memo: tuple[Any, dict[int, list[str]]] | None = db.info.get(_SYSTEMS_MEMO)
-    if memo is None or memo[0] is not transaction:
-        memo = db.info[_SYSTEMS_MEMO] = (transaction, {})
-    codes = memo[1].get(tenant_id)
-    if codes is None:
-        codes = memo[1][tenant_id] = directory.system_codes(tenant_id)
-    return codes
 
 
 def _int_ids(values: Iterable[Any], not_found: str) -> list[int]:
@@ -125,13 +107,13 @@ def _int_ids(values: Iterable[Any], not_found: str) -> list[int]:
 
 
 def _recipients(tenant_id: int, to_users: list[int], to_roles: list[int], to_tenant: bool) -> set[int]:
-    found = directory.all_members(tenant_id) if to_tenant else set()
+    members = directory.all_members(tenant_id)
+    found: set[int] = set(members) if to_tenant else set()
     if to_users:
-        known = {p.user_id for p in directory.members(tenant_id, to_users)}
-        missing = [u for u in to_users if u not in known]
+        missing = [u for u in to_users if u not in members]
         if missing:
             raise NotFound("message:user_not_found", id=missing[0])
-        found |= known
+        found.update(to_users)
     if to_roles:
         known_roles = directory.roles(tenant_id, to_roles)
         missing = [r for r in to_roles if r not in known_roles]

@@ -6,10 +6,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import delete, event, insert, update
 
 from atrium.kernel import accounts
-from atrium.kernel.models import Tenant
+from atrium.kernel.models import Tenant, TenantSystem, User
 from atrium.sdk.context import tenant_scope, unscoped
 from atrium.sdk.types import Person, SystemInfo, TenantInfo
 
@@ -82,3 +82,78 @@ def test_plugins_reach_the_directory_and_hooks_through_the_sdk(kernel: Any) -> N
     assert services().directory is kernel.directory
     answered = services().call_hook("atrium_plugin_info")
     assert {"message", "sso", "reports"} <= set(answered)
+
+
+def _membership_reads(kernel: Any) -> Callable[[], int]:
+    """A counter of the statements reading memberships the engine runs from now on."""
+    seen = [0]
+
+    def count(_conn: Any, _cursor: Any, sql: str, *_rest: Any) -> None:
+        seen[0] += "membership" in sql
+
+    event.listen(kernel.engine, "after_cursor_execute", count)
+    return lambda: seen[0]
+
+
+def test_member_ids_are_kept_and_follow_every_change_of_users_and_memberships(
+    kernel: Any, tenant_factory: Callable[..., int]
+) -> None:
+    """Letters check their recipients against the tenant's members on every send: the answer is kept, and
+    a change made by any writer (the accounts module, a bare statement on a connection of its own) shows
+    in the next answer."""
+    d = kernel.directory
+    tid = tenant_factory()
+    with unscoped(), kernel.db():
+        first = accounts.create_user(f"m{secrets.token_hex(4)}", "Passw0rd1", "First", tid).id
+    with kernel.db():
+        assert d.member_ids(tid) == {first}
+    reads = _membership_reads(kernel)
+    with kernel.db():
+        assert d.member_ids(tid) == {first}
+    assert reads() == 0
+    with unscoped(), kernel.db():
+        second = accounts.create_user(f"m{secrets.token_hex(4)}", "Passw0rd1", "Second", tid).id
+    with kernel.db():
+        assert d.member_ids(tid) == {first, second}
+    with kernel.db():
+        accounts.set_member_enabled(kernel, first, tid, False)
+    with kernel.db():
+        assert d.member_ids(tid) == {second}
+    with kernel.engine.begin() as conn:
+        conn.execute(update(User).where(User.id == second).values(enabled=False))
+    with kernel.db():
+        assert d.member_ids(tid) == frozenset()
+
+
+def test_a_change_rolled_back_leaves_the_members_as_they_were(
+    kernel: Any, tenant_factory: Callable[..., int]
+) -> None:
+    d = kernel.directory
+    tid = tenant_factory()
+    with unscoped(), kernel.db():
+        uid = accounts.create_user(f"m{secrets.token_hex(4)}", "Passw0rd1", "Kept", tid).id
+    with kernel.engine.connect() as conn:
+        conn.execute(update(User).where(User.id == uid).values(enabled=False))
+        with kernel.db():
+            assert d.member_ids(tid) == {uid}  # another connection does not see the change yet
+        conn.rollback()
+    with kernel.db():
+        assert d.member_ids(tid) == {uid}
+
+
+def test_systems_follow_a_change_of_the_tenants_systems(
+    kernel: Any, tenant_factory: Callable[..., int]
+) -> None:
+    d = kernel.directory
+    tid = tenant_factory()
+    with kernel.db():
+        before = {s.code for s in d.systems(tid)}
+        extra = next(s.code for s in d.systems(ACME) if s.code not in before)
+    with kernel.engine.begin() as conn:
+        conn.execute(insert(TenantSystem).values(tenant_id=tid, system_code=extra))
+    with kernel.db():
+        assert {s.code for s in d.systems(tid)} == before | {extra}
+    with kernel.engine.begin() as conn:
+        conn.execute(delete(TenantSystem).where(TenantSystem.tenant_id == tid))
+    with kernel.db():
+        assert d.systems(tid) == []

@@ -247,3 +247,31 @@ def test_the_command_line_disables_the_plugin_in_every_process(servers):
             assert env_["code"] == 800
 
         eventually(enabled)
+
+
+def test_a_member_added_through_one_process_can_be_written_to_through_the_other(servers):
+    """Each process keeps a tenant's members for the letters it sends; a membership added through the other
+    process reaches that answer through the pub/sub, so the new member is no unknown recipient for long."""
+    a, b, _env = servers
+    admin_a, admin_b = a.login("admin"), b.login("admin")
+    bob = b.login("bob")  # a member of Globex only
+    acme = 1001
+
+    def send_to_bob() -> dict[str, Any]:
+        return a.call(
+            "POST",
+            "/api/message/admin/send",
+            admin_a["authorization"],
+            json={"toUsers": [bob["userId"]], "content": "<p>Welcome to Acme</p>"},
+        )
+
+    refused = send_to_bob()  # A now keeps Acme's members, without bob
+    assert refused["code"] != 800 and str(bob["userId"]) in refused["msg"], refused
+    membership = {"userId": bob["userId"], "tenantId": acme}
+    added = b.call("POST", "/api/base/admin/users/memberships", admin_b["authorization"], json=membership)
+    assert added["code"] == 800, added
+    try:
+        eventually(lambda: _equal(send_to_bob()["code"], 800))
+    finally:
+        b.call("POST", "/api/base/admin/users/memberships/remove", admin_b["authorization"], json=membership)
+    eventually(lambda: _equal(send_to_bob()["code"] != 800, True))
