@@ -4,10 +4,8 @@ Each call names the tenant it asks about, so it reads outside the session's tena
 (`unscoped`) and puts that tenant into every statement itself; nothing here writes.
 
 A tenant's active member ids and its systems are asked for by every letter sent (a process step sends
-one), so they are kept in the kernel's local cache. What may change them is seen where every write passes,
-the engine: a statement that writes to the users, memberships, systems or tenant-systems table marks its
-connection, and when that connection goes back to the pool (its transaction committed or rolled back) the
-kept answers are dropped in every process. No writer has to remember to do it.
+one), so they are kept in the kernel's local cache, dropped in every process by any write to the users,
+memberships, systems or tenant-systems table (`LocalCache.drop_on_writes`).
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
-from sqlalchemy import Engine, Select, bindparam, event, select
+from sqlalchemy import Select, bindparam, select
 
 from atrium.kernel.models import (
     Membership,
@@ -53,38 +51,8 @@ def _active_member_ids(tenant_id: int) -> Select[Any]:
 
 #: the local cache's namespace of the kept answers
 DIRECTORY = "directory"
-#: the tables whose writes may change a kept answer
-_WATCHED = frozenset(
-    {User.__tablename__, Membership.__tablename__, System.__tablename__, TenantSystem.__tablename__}
-)
-#: set on a connection's pool record by a write to a watched table, until the connection is returned
-_DIRTY = "atrium_directory_dirty"
-
-
-def _dml_table(context: Any) -> str | None:
-    compiled = getattr(context, "compiled", None)
-    if compiled is None or not (context.isinsert or context.isupdate or context.isdelete):
-        return None
-    table = getattr(compiled.statement, "table", None)
-    return getattr(table, "name", None)
-
-
-def watch_writes(engine: Engine, local: LocalCache) -> None:
-    """Drop the kept answers in every process after a transaction that wrote to a watched table: at the
-    write (so nothing read meanwhile in this process is kept) and again once its connection is returned to
-    the pool, after its commit, so an answer read before the commit cannot outlive it."""
-
-    def after_execute(conn: Any, _cursor: Any, _sql: str, _params: Any, context: Any, _many: bool) -> None:
-        if _dml_table(context) in _WATCHED:
-            conn.info[_DIRTY] = True
-            local.drop(DIRECTORY)
-
-    def checkin(_dbapi: Any, record: Any) -> None:
-        if record is not None and record.info.pop(_DIRTY, False):
-            local.invalidate(DIRECTORY)
-
-    event.listen(engine, "after_cursor_execute", after_execute)
-    event.listen(engine, "checkin", checkin)  # on the engine: kept across a `dispose()` of its pool
+#: the tables whose writes may change a kept answer (the kernel drops the namespace on their writes)
+TABLES = (User.__tablename__, Membership.__tablename__, System.__tablename__, TenantSystem.__tablename__)
 
 
 _MEMBER_IDS = (
@@ -107,13 +75,8 @@ class KernelDirectory:
         self._local = local
 
     def _kept(self, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
-        found = self._local.get(DIRECTORY, key)
-        if found is None:
-            since = self._local.generation(DIRECTORY, key)
-            with unscoped():
-                found = read()
-            self._local.put(DIRECTORY, key, found, since)
-        return found
+        with unscoped():
+            return self._local.keep(DIRECTORY, key, read)
 
     def tenant(self, tenant_id: int | None = None, domain: str = "") -> TenantInfo | None:
         """An enabled tenant by id, else by its sign-in domain."""

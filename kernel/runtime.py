@@ -19,10 +19,11 @@ from atrium.kernel.db import (
     make_session_factory,
     session_scope,
 )
-from atrium.kernel.directory import KernelDirectory
-from atrium.kernel.directory import watch_writes as watch_directory_writes
+from atrium.kernel.directory import DIRECTORY, KernelDirectory
+from atrium.kernel.directory import TABLES as DIRECTORY_TABLES
 from atrium.kernel.enablement import Enablement
 from atrium.kernel.i18n import Translator
+from atrium.kernel.identity import modes
 from atrium.kernel.identity.crypto import TransitCrypto
 from atrium.kernel.identity.facade import KernelIdentity
 from atrium.kernel.identity.service import LogCodeSender
@@ -66,12 +67,17 @@ class Kernel:
             else MemoryPubSub()
         )
         self.local = LocalCache(self.pubsub)
-        watch_directory_writes(self.engine, self.local)
+        self.local.drop_on_writes(self.engine, {DIRECTORY: DIRECTORY_TABLES, modes.SPACE: modes.TABLES})
         self.ws = Hub(self.pubsub)
         self.tasks: ThreadTaskRunner | QueueTaskRunner = (
             QueueTaskRunner(
-                self, settings.redis_url, settings.redis_prefix + "tasks", settings.task_threads,  # type: ignore[arg-type]
-                settings.task_timeout_seconds, settings.task_lease_seconds, settings.task_grace_seconds,
+                self,
+                settings.redis_url,
+                settings.redis_prefix + "tasks",
+                settings.task_threads,  # type: ignore[arg-type]
+                settings.task_timeout_seconds,
+                settings.task_lease_seconds,
+                settings.task_grace_seconds,
             )
             if settings.redis_url
             else ThreadTaskRunner(self)  # type: ignore[arg-type]

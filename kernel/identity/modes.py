@@ -7,6 +7,10 @@ credentials are checked for the tenant the sign-in lands in (so only their owner
 
 from __future__ import annotations
 
+from functools import partial
+from typing import cast
+
+from atrium.kernel.api.deps import kernel
 from atrium.kernel.identity.models import SigninConfig
 from atrium.sdk.context import unscoped
 from atrium.sdk.db import session
@@ -21,10 +25,20 @@ REFUSALS = {
 }
 
 
+#: the local cache's namespace of the modes a tenant offers (read on every sign-in), and the table it
+#: is read from, whose writes drop it
+SPACE = "signin-modes"
+TABLES = (SigninConfig.__tablename__,)
+
+
 def offered(tenant_id: int | None) -> tuple[str, ...]:
     """The modes the tenant offers, in the sign-in page's order."""
     if tenant_id is None:
         return MODES
+    return cast(tuple[str, ...], kernel().local.keep(SPACE, tenant_id, partial(_read, tenant_id)))
+
+
+def _read(tenant_id: int) -> tuple[str, ...]:
     with unscoped():
         row = session().get(SigninConfig, tenant_id)
     if row is None:

@@ -1,5 +1,8 @@
 """In-process caches for the hot paths, dropped in every process through the pub/sub.
 
+A namespace kept from some tables can be dropped by the writes themselves (`drop_on_writes`): every
+statement passes the engine, so no writer has to remember to drop it.
+
 A process whose pub/sub subscription was lost may have missed drops: it empties its caches when the
 subscription is back (`RESUMED`), so nothing stale outlives a Redis outage.
 
@@ -11,11 +14,11 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from starlette.concurrency import run_in_threadpool
 
 from atrium.kernel.metrics import count_cache
@@ -24,6 +27,16 @@ from atrium.sdk.flight import Flight
 from atrium.sdk.services import PubSub
 
 CHANNEL = "kernel.invalidate"
+#: the namespaces a connection's transaction wrote to, kept on its pool record until it is returned
+_WRITTEN = "atrium_local_cache_written"
+
+
+def _written_table(context: Any) -> str | None:
+    """The table an INSERT, UPDATE or DELETE statement writes to (None for any other statement)."""
+    compiled = getattr(context, "compiled", None)
+    if compiled is None or not (context.isinsert or context.isupdate or context.isdelete):
+        return None
+    return getattr(getattr(compiled.statement, "table", None), "name", None)
 
 
 class LocalCache:
@@ -71,6 +84,15 @@ class LocalCache:
             if len(d) > self._max:
                 d.popitem(last=False)
 
+    def keep(self, space: str, key: Any, read: Callable[[], Any]) -> Any:
+        """The kept value, else `read()`'s answer, kept unless the key was dropped while it was read."""
+        found = self.get(space, key)
+        if found is None:
+            since = self.generation(space, key)
+            found = read()
+            self.put(space, key, found, since)
+        return found
+
     async def fill(self, space: str, key: Any, build: Callable[[], Any]) -> Any:
         """After a miss: `build()` on a worker thread, once for every request that misses the key meanwhile,
         its answer kept (unless None) only if the key was not dropped while it ran. A request that comes after
@@ -109,6 +131,31 @@ class LocalCache:
         """Drop now and again once the session commits, so no process caches the old row in between."""
         self.invalidate(space, key)
         event.listen(db, "after_commit", lambda _s: self.invalidate(space, key), once=True)
+
+    def drop_on_writes(self, engine: Engine, spaces: dict[str, Iterable[str]]) -> None:
+        """Drop each namespace in every process after a transaction that wrote to one of its tables: at the
+        write (nothing read meanwhile in this process is kept) and again when the connection goes back to
+        the pool, after its commit or rollback, so an answer read before the commit cannot outlive it."""
+        by_table: dict[str, set[str]] = {}
+        for space, tables in spaces.items():
+            for table in tables:
+                by_table.setdefault(table, set()).add(space)
+
+        def after_execute(
+            conn: Any, _cursor: Any, _sql: str, _params: Any, context: Any, _many: bool
+        ) -> None:
+            written = by_table.get(_written_table(context) or "")
+            if written:
+                conn.info.setdefault(_WRITTEN, set()).update(written)
+                for space in written:
+                    self.drop(space)
+
+        def checkin(_dbapi: Any, record: Any) -> None:
+            for space in record.info.pop(_WRITTEN, ()) if record is not None else ():
+                self.invalidate(space)
+
+        event.listen(engine, "after_cursor_execute", after_execute)
+        event.listen(engine, "checkin", checkin)  # on the engine: kept across a `dispose()` of its pool
 
     def clear(self) -> None:
         with self._lock:

@@ -149,6 +149,12 @@ def _ms(text: str) -> float:
     return float(m.group(1)) * _UNITS[m.group(2)]
 
 
+def latencies(out: str) -> tuple[float, float]:
+    """p50 and p99 in ms from wrk's "Latency Distribution" block."""
+    p50, p99 = (_ms(latency_percentile(out, p)) for p in ("50%", "99%"))
+    return p50, p99
+
+
 def latency_percentile(out: str, percent: str) -> str:
     """A value of wrk's "Latency Distribution" block. Only that block is read: the thread statistics above
     it end their "+/- Stdev" column in a percent too (e.g. "71.99%"), which a looser match mistook for p99."""
@@ -187,7 +193,7 @@ def wrk(
             cmd += ["-s", str(script)]
         out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p50, p99 = (_ms(latency_percentile(out, p)) for p in ("50%", "99%"))
+    p50, p99 = latencies(out)
     if "Non-2xx" in out or "Socket errors" in out:
         print(out)
     return Load(rps, p50, p99)
