@@ -151,7 +151,8 @@ def password_login(
 ) -> LoginResult:
     account = account.strip()
     fail_key = f"login-fail:{account.lower()}"
-    if int(kernel.cache.get(fail_key) or 0) >= kernel.settings.captcha_after_failures:
+    failures = int(kernel.cache.get(fail_key) or 0)
+    if failures >= kernel.settings.captcha_after_failures:
         check_captcha(kernel, captcha_id, captcha_code)
     password = kernel.crypto.decrypt_password(ciphertext).strip()
     db = session()
@@ -170,7 +171,8 @@ def password_login(
         )
         db.commit()
         raise LoginFailed()
-    kernel.cache.delete(fail_key)
+    if failures:
+        kernel.cache.delete(fail_key)
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     return complete_login(kernel, user, mode="account")
