@@ -121,6 +121,10 @@ def shows_address(page: Any, a1: str) -> None:
     )
 
 
+#: the zoom of the document the editor shows
+ZOOM = "() => window.__atriumEditor.api.getActiveDocument().getSnapshot().settings?.zoomRatio ?? 1"
+
+
 def snap(page: Any, name: str) -> None:
     page.wait_for_timeout(500)  # the editor's canvas settles after its last layout
     shot(page, f"editor-{name}")
@@ -301,6 +305,9 @@ def test_a_word_document_the_editor_cannot_keep_opens_read_only_with_a_notice(pa
         "该文档包含编辑器无法保留的表格，因此以只读方式打开。如需编辑，请下载后用 Word 编辑。", timeout=LOAD
     )
     expect(page.get_by_test_id("editor-save")).to_have_count(0)
+    assert page.evaluate(ZOOM) == 1
     page.set_viewport_size({"width": 390, "height": 844})
+    # on a phone the page is zoomed out to the screen's width instead of running past its edge
+    page.wait_for_function(f"() => ({ZOOM})() < 0.6", timeout=LOAD)
     snap(page, "zh-phone-docx-read-only")
     assert page.page_errors == []

@@ -10,6 +10,18 @@ import { addStyles } from './styles';
 
 /** Milliseconds after Univer has rendered before the editor's box is resized. */
 const NUDGE_AFTER = 300;
+/** A page's width when the document names none (A4, in Univer's units), the room Univer leaves beside
+ * the page, and the smallest zoom a narrow box gets. */
+const A4_WIDTH = 595;
+const PAGE_GUTTER = 56;
+const MIN_ZOOM = 0.3;
+
+/** The zoom that shows the page's whole width in the box (a phone), never larger than 1. */
+export function zoomToFit(boxWidth: number, pageWidth: number | undefined): number {
+  const page = pageWidth && pageWidth > 0 ? pageWidth : A4_WIDTH;
+  const fit = (boxWidth - PAGE_GUTTER) / page;
+  return Math.round(Math.min(1, Math.max(MIN_ZOOM, fit)) * 100) / 100;
+}
 
 /** Univer's menu items for what a save cannot write into a Word document (tables, horizontal lines,
  * check lists, headers and footers, page setup): hidden, so the editor never offers them. */
@@ -70,6 +82,17 @@ export async function mountDoc(
     univerAPI.addEvent(univerAPI.Event.LifeCycleChanged, ({ stage }) => redraw(stage));
     redraw(univerAPI.getCurrentLifecycleStage());
   });
+  const unitId = doc.getId();
+  let zoom = 1;
+  const fit = () => {
+    const wanted = zoomToFit(container.clientWidth, document.documentStyle?.pageSize?.width);
+    if (wanted === zoom) return;
+    zoom = wanted;
+    void univerAPI.executeCommand('doc.operation.set-zoom-ratio', { unitId, zoomRatio: zoom });
+  };
+  fit();
+  const resized = new ResizeObserver(fit);
+  resized.observe(container);
   if (!editable) {
     // no facade switch makes a document read-only: every change to its content (a mutation) is refused
     const { MUTATION } = univerAPI.Enum.CommandType;
@@ -83,6 +106,7 @@ export async function mountDoc(
       return doc.getSnapshot();
     },
     dispose() {
+      resized.disconnect();
       univer.dispose();
     },
   };
