@@ -71,10 +71,10 @@ class Kernel:
         self.ws = Hub(self.pubsub)
         self.tasks: ThreadTaskRunner | QueueTaskRunner = (
             QueueTaskRunner(
-                self,
+                self,  # type: ignore[arg-type]
                 settings.redis_url,
                 settings.redis_prefix + "tasks",
-                settings.task_threads,  # type: ignore[arg-type]
+                settings.task_threads,
                 settings.task_timeout_seconds,
                 settings.task_lease_seconds,
                 settings.task_grace_seconds,

@@ -20,7 +20,7 @@ from atrium.sdk.services import services
 from . import icons, service, storage, streaming
 from .editing import editor
 from .editing.document_data import DocumentIn
-from .editing.workbook import WorkbookIn
+from .editing.workbook_write import WorkbookIn
 from .models import Attachment
 from .multipart import read_multipart
 from .policies import UploadPolicy, policy_for

@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .colours import Flag, Rgb
 from .docx_styles import NAMED_LOOK, SPACING_RULE_OUT, VERT_OUT, ListMark, ParagraphLook, RunLook, hex_colour
-from .workbook import Flag, Rgb
 
 PARAGRAPH_END, DOCUMENT_END = "\r", "\n"
 #: Univer's control characters (custom blocks, ranges, tables), anything else below a space but a tab, a

@@ -17,7 +17,7 @@ from .document_data import CONTROL, DOCUMENT_END, PARAGRAPH_END
 from .docx_check import find_blockers
 from .docx_styles import WordStyles, points
 from .docx_xml import val, w
-from .workbook import Limits, WorkbookTooLarge
+from .limits import Limits, WorkbookTooLarge
 
 #: A4 in points as pages (Univer's "traditional" flavour), with its usual rendering settings
 DOCUMENT_STYLE: dict[str, Any] = {

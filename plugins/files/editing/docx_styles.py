@@ -11,8 +11,8 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.parser import parse_xml
 
+from .colours import COLOUR, RGB_FUNC
 from .docx_xml import A_NS, val, w
-from .workbook import COLOUR, RGB_FUNC
 
 #: Word's paragraph style names (as `w:name` holds them, lower case) <-> Univer's `NamedStyleType`
 NAMED_STYLES = {"title": 2, "subtitle": 3, **{f"heading {n}": n + 3 for n in range(1, 6)}}

@@ -39,8 +39,8 @@ from .docx_styles import (
     WordStyles,
 )
 from .docx_xml import val, w
+from .limits import Limits, WorkbookTooLarge
 from .matching import pairs
-from .workbook import Limits, WorkbookTooLarge
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 

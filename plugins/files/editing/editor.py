@@ -22,15 +22,10 @@ from .document_data import DocumentIn
 from .docx_check import CannotKeep
 from .docx_read import read_document
 from .docx_write import DOCX_TYPE, write_document
-from .workbook import (
-    XLSX_TYPE,
-    Limits,
-    WorkbookIn,
-    WorkbookTooLarge,
-    check_unzipped,
-    read_workbook,
-    write_workbook,
-)
+from .limits import Limits, WorkbookTooLarge, check_unzipped
+from .workbook_format import XLSX_TYPE
+from .workbook_read import read_workbook
+from .workbook_write import WorkbookIn, write_workbook
 
 #: spooled in memory up to this size, on disk beyond
 SPOOL_BYTES = 4 * 1024 * 1024
