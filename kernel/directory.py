@@ -41,7 +41,9 @@ def _person(row: Any) -> Person:
     )
 
 
-def _active_member_ids(tenant_id: int) -> Select[Any]:
+def _active_member_ids(tenant_id: Any) -> Select[Any]:
+    """The ids of the tenant's enabled members who are enabled users (``tenant_id`` a value or a bound
+    parameter)."""
     return (
         select(User.id)
         .join(Membership, Membership.user_id == User.id)
@@ -55,13 +57,7 @@ DIRECTORY = "directory"
 TABLES = (User.__tablename__, Membership.__tablename__, System.__tablename__, TenantSystem.__tablename__)
 
 
-_MEMBER_IDS = (
-    select(User.id)
-    .join(Membership, Membership.user_id == User.id)
-    .where(
-        Membership.tenant_id == bindparam("tenant_id"), Membership.enabled.is_(True), User.enabled.is_(True)
-    )
-)
+_MEMBER_IDS = _active_member_ids(bindparam("tenant_id"))
 _SYSTEMS = (
     select(System.code, System.name, System.en_name)
     .join(TenantSystem, TenantSystem.system_code == System.code)
@@ -150,17 +146,13 @@ class KernelDirectory:
     def granted_codes(self, tenant_id: int, role_ids: Iterable[int]) -> frozenset[str]:
         """The button codes the roles are granted in the tenant, in any system; kept until a grant, role or
         menu changes (the effective permissions' namespace)."""
-        from atrium.kernel.api.deps import kernel
         from atrium.kernel.menus import MENUS
 
         roles = frozenset(int(r) for r in role_ids)
         if not roles:
             return frozenset()
-        cache = kernel().local
-        key = ("granted-codes", tenant_id, roles)
-        found = cache.get(MENUS, key)
-        if found is None:
-            since = cache.generation(MENUS, key)
+
+        def read() -> frozenset[str]:
             stmt = (
                 select(MenuResource.code)
                 .join(RoleResource, RoleResource.resource_id == MenuResource.id)
@@ -168,6 +160,6 @@ class KernelDirectory:
                 .distinct()
             )
             with unscoped():
-                found = frozenset(session().execute(stmt).scalars())
-            cache.put(MENUS, key, found, since)
-        return found  # type: ignore[no-any-return]
+                return frozenset(session().execute(stmt).scalars())
+
+        return cast(frozenset[str], self._local.keep(MENUS, ("granted-codes", tenant_id, roles), read))
