@@ -4,6 +4,8 @@ import { api } from '../../../web-plugins/reports/src/api';
 import { buildEchartsOption } from '../../../web-plugins/reports/src/charts/echartsOptions';
 import { dataBody, FIRST_QUERY } from '../../../web-plugins/reports/src/panel/dataBody';
 import { firstShownViews, ViewPrefetch } from '../../../web-plugins/reports/src/panel/prefetch';
+import { openPanel, prefetchPanel } from '../../../web-plugins/reports/src/panel/opening';
+import { drawsChart } from '../../../web-plugins/reports/src/charts/loaders';
 import type { PanelComponent } from '../../../web-plugins/reports/src/model/types';
 import type { PanelState } from '../../../web-plugins/reports/src/panel/store';
 import { ONE, view } from './fixtures';
@@ -84,6 +86,40 @@ test('a view takes the answer started with the panel once, and only for the same
   } finally {
     Object.assign(api, saved);
   }
+});
+
+test('a panel clicked in the list: its definition asked for with the click, its views data as soon as it arrives, taken once', async () => {
+  const calls: string[] = [];
+  const saved = { panel: api.panel, data: api.data };
+  api.panel = ((id: string) => {
+    calls.push(`panel ${id}`);
+    return Promise.resolve({ id, name: 'P', panelData: JSON.stringify([viewOf('v1'), viewOf('v2')]), panelStyle: '{}' } as never);
+  }) as typeof api.panel;
+  api.data = ((id: string) => {
+    calls.push(`data ${id}`);
+    return Promise.resolve({ id, success: true, data: { x: [] } } as never);
+  }) as typeof api.data;
+  try {
+    prefetchPanel('p');
+    assert.deepEqual(calls, ['panel p']);
+    const opened = await openPanel('p');
+    // the data calls left with the definition's answer, not with the page's render
+    assert.deepEqual(calls, ['panel p', 'data v1', 'data v2']);
+    assert.deepEqual(opened.store.env.viewIds, ['v1', 'v2']);
+    const key = JSON.stringify(dataBody('v1', opened.store.state, [], FIRST_QUERY, undefined));
+    assert.ok(opened.store.calls.takeData('v1', key));
+    // a second opening asks again: what the first one started is taken once
+    const again = await openPanel('p');
+    assert.notEqual(again.store, opened.store);
+    assert.deepEqual(calls.slice(3), ['panel p', 'data v1', 'data v2']);
+  } finally {
+    Object.assign(api, saved);
+  }
+});
+
+test('the chart chunks a view needs: none for tables, texts and labels', () => {
+  for (const type of ['bar', 'map', 'word-cloud', 'gauge']) assert.equal(drawsChart(type), true, type);
+  for (const type of ['table-info', 'table-normal', 'table-pivot', 'text', 'label', '', undefined]) assert.equal(drawsChart(type), false, String(type));
 });
 
 test('every echarts series draws at once the first time (a pie brings its own second otherwise)', () => {

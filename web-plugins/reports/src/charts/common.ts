@@ -117,10 +117,22 @@ export function colorAt(colors: string[], i: number): string {
   return colors[((i % colors.length) + colors.length) % colors.length];
 }
 
-/** The interface locale (zh-cn, en-us, ...) as a BCP 47 tag for Intl (zh-CN, en-US, ...). */
+const TAGS = new Map<string, string>();
+
+/** The interface locale (zh-cn, en-us, ...) as a BCP 47 tag for Intl (zh-CN, en-US, ...); each looked up once
+ * (every number formatted asks). */
 export function intlLocale(locale?: string | null): string {
   const raw = String(locale || '').replace('_', '-').replace('#', '-').trim();
   if (!raw) return 'en-US';
+  let tag = TAGS.get(raw);
+  if (!tag) {
+    tag = supportedTag(raw);
+    TAGS.set(raw, tag);
+  }
+  return tag;
+}
+
+function supportedTag(raw: string): string {
   const [lang, region] = raw.split('-');
   const tag = region ? `${lang.toLowerCase()}-${region.toUpperCase()}` : lang.toLowerCase();
   try {

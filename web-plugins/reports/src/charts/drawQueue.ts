@@ -1,9 +1,10 @@
 /**
  * When a panel's charts draw. A chart in the window draws at once (the charts asked for together are measured
  * together, then drawn: one layout for all of them); a chart near the window draws as soon as it comes that
- * near. The others wait: once no panel is still waiting for its first data (`holdIdleDraws`), they are drawn
- * one at a time when the page is idle, nearest first, so a chart scrolled to is drawn already or draws then,
- * and neither the first paint nor the data calls wait for charts nobody looks at.
+ * near, unless a panel is still opening (`holdIdleDraws`: its first data not all there, or the views in its
+ * window not drawn yet): the window's charts come first then. The others wait: once no panel is opening, they
+ * are drawn one at a time when the page is idle, nearest first, so a chart scrolled to is drawn already or
+ * draws then, and neither the first paint nor the data calls wait for charts nobody looks at.
  */
 
 /** A chart's box as measured with the others drawn beside it (no layout of its own before its draw). */
@@ -28,6 +29,8 @@ const IDLE_MIN_MS = 10;
 const IDLE_WAIT_MS = 500;
 /** Where the browser has no idle callbacks: the pause before each chart drawn in the background. */
 const IDLE_FALLBACK_MS = 100;
+/** An opening panel keeps the charts near its window waiting for idle time no longer than this. */
+const OPENING_WAIT_MS = 2000;
 
 const waiting: Job[] = [];
 let incoming: Job[] = [];
@@ -97,7 +100,7 @@ function watch(node: Element): IntersectionObserver | undefined {
         const job = waiting.find((j) => j.node === e.target);
         if (!job) continue;
         job.distance = distanceOf(e);
-        if (e.isIntersecting) {
+        if (e.isIntersecting && (holds === 0 || inWindow(job.node))) {
           take(job);
           near.push(job);
         }
@@ -118,11 +121,17 @@ function nearest(): Job | undefined {
   return best;
 }
 
-/** `cb` when the page is idle, with how much idle time is left (none: it waited long enough). */
-function whenIdle(cb: (timeLeft: () => number, overdue: boolean) => void): void {
+/** `cb` when the page is idle, with how much idle time is left (none: it waited `wait` ms, long enough). */
+function whenIdle(cb: (timeLeft: () => number, overdue: boolean) => void, wait = IDLE_WAIT_MS): void {
   if (typeof requestIdleCallback === 'function') {
-    requestIdleCallback((deadline) => cb(() => deadline.timeRemaining(), deadline.didTimeout), { timeout: IDLE_WAIT_MS });
+    requestIdleCallback((deadline) => cb(() => deadline.timeRemaining(), deadline.didTimeout), { timeout: wait });
   } else setTimeout(() => cb(() => 0, true), IDLE_FALLBACK_MS);
+}
+
+/** Settles the first time the page is idle (or after `OPENING_WAIT_MS` anyway): a panel that opens has drawn
+ * the views in its window by then. */
+export function pageIdle(): Promise<void> {
+  return new Promise((resolve) => whenIdle(() => resolve(), OPENING_WAIT_MS));
 }
 
 /** One chart's turn per idle period, the nearest: what a turn costs (a view's render, its chart's draw)
@@ -162,11 +171,17 @@ function sort(): void {
 }
 
 
-/** Holds back the charts drawn in idle time until `until` settles (a panel's first data calls). */
+/** Holds back the charts drawn near the window or in idle time until `until` settles (a panel's opening). */
 export function holdIdleDraws(until: Promise<unknown>): void {
   holds += 1;
   const release = () => {
     holds -= 1;
+    // what came into the window meanwhile draws now; what is only near waits for idle time, nearest first
+    if (holds === 0) {
+      const shown = waiting.filter((j) => j.distance === 0 && inWindow(j.node));
+      shown.forEach(take);
+      drawAll(shown);
+    }
     scheduleIdle();
   };
   until.then(release, release);

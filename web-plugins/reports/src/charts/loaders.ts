@@ -1,11 +1,12 @@
 /**
- * The chart chunks, each loaded once. A panel starts the echarts chunks as soon as it opens, in parallel
- * with its definition and data calls, instead of after the first data arrives; g2plot starts with the first
- * view drawn by it. The chart components are handed over once loaded, without a Suspense boundary (whose
- * reveal React holds back for a moment after the data is there).
+ * The chart chunks, each loaded once. A panel starts the echarts chunks as soon as it opens, before its data
+ * calls, instead of after the first data arrives; g2plot and the map start with the first answer of a view
+ * drawn by them. The chart components are handed over once loaded, without a Suspense boundary (whose reveal
+ * React holds back for a moment after the data is there).
  */
 import type { ComponentType } from 'react';
 import type { ChartProps } from './EchartsChart';
+import { TABLE_KINDS } from './tables';
 
 export type ChartEngine = 'echarts' | 'antv';
 
@@ -52,8 +53,14 @@ export function loadedChart(engine: ChartEngine): ChartComponent | undefined {
   return loaded[engine];
 }
 
+/** Whether a view of this type is drawn by a chart engine (not a table, a text or a label). */
+export function drawsChart(type: string | undefined): boolean {
+  return !!type && !(TABLE_KINDS as readonly string[]).includes(type) && !type.includes('text') && type !== 'label';
+}
+
 /** What a view will need to draw, started with its definition: its engine's chunks, and the map for a map. */
 export function preloadFor(view: { render?: string; type?: string }): void {
+  if (!drawsChart(view.type)) return;
   const engine = engineOf(view.render);
   loadChart(engine).catch(() => undefined);
   if (engine === 'echarts' && view.type === 'map') {

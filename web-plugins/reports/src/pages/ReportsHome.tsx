@@ -4,10 +4,9 @@ import { App, Button, Empty, Input, Modal, Result, Spin, Tag, Tooltip } from 'an
 import { bus, useHasButton, useSession } from '@atrium/sdk';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api } from '../api';
-import type { PanelDetail } from '../model/types';
 import { useRT } from '../i18n';
 import { PanelView } from '../panel/PanelView';
+import { openPanel, prefetchPanel, type OpenedPanel } from '../panel/opening';
 import { designerApi } from '../designer/panel/api';
 import { useDsT } from '../designer/panel/i18n';
 import type { PanelListItem } from '../designer/panel/types';
@@ -63,20 +62,20 @@ function NewPanel({ onCreated }: { onCreated: (id: string) => void }) {
 
 function OpenPanel({ id }: { id: string }) {
   const { t } = useRT();
-  const [panel, setPanel] = useState<PanelDetail | null>(null);
+  const [opened, setOpened] = useState<OpenedPanel | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let alive = true;
-    setPanel(null);
+    setOpened(null);
     setError(null);
-    api.panel(id).then((p) => alive && setPanel(p)).catch((e: Error) => alive && setError(e.message));
+    openPanel(id).then((o) => alive && setOpened(o)).catch((e: Error) => alive && setError(e.message));
     return () => {
       alive = false;
     };
   }, [id]);
   if (error) return <Result status="warning" title={t('panel.notFound')} subTitle={error} />;
-  if (!panel) return <div style={{ padding: 80, textAlign: 'center' }}><Spin /></div>;
-  return <PanelView key={panel.id} panel={panel} signedIn />;
+  if (!opened) return <div style={{ padding: 80, textAlign: 'center' }}><Spin /></div>;
+  return <PanelView key={opened.panel.id} panel={opened.panel} started={opened.store} signedIn />;
 }
 
 export default function ReportsHome() {
@@ -110,7 +109,11 @@ export default function ReportsHome() {
     });
   }, [here]);
   const shown = useMemo(() => (panels || []).filter((p) => !filter || p.name.toLowerCase().includes(filter.toLowerCase())), [panels, filter]);
-  const open = (id: string) => navigate(`${location.pathname}?panelId=${encodeURIComponent(id)}`);
+  const open = (id: string) => {
+    // the panel's definition and data are asked for with the click, not after the page has rendered
+    if (id !== current) prefetchPanel(id);
+    navigate(`${location.pathname}?panelId=${encodeURIComponent(id)}`);
+  };
   return (
     <div className="rpt-home" data-testid="reports-home" style={{ display: 'flex', gap: 12, minHeight: '100%', padding: 12, boxSizing: 'border-box' }}>
       <aside style={{ width: 220, flex: 'none', background: 'var(--at-panel, #fff)', borderRadius: 8, padding: 8, alignSelf: 'flex-start' }}>

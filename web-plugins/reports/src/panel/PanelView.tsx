@@ -12,7 +12,7 @@ import { ComponentBox } from './ComponentBox';
 import { PanelContext, PanelStore, flatten, isWidget } from './store';
 import { firstShownViews } from './prefetch';
 import { loadChart } from '../charts/loaders';
-import { holdIdleDraws } from '../charts/drawQueue';
+import { holdIdleDraws, pageIdle } from '../charts/drawQueue';
 
 export interface PanelViewProps {
   panel: PanelDetail;
@@ -20,6 +20,8 @@ export interface PanelViewProps {
   signedIn: boolean;
   /** Filters a jump brought (spec 4). */
   track?: FilterItem[];
+  /** The panel's store, started before the page rendered (see `openPanel`); made here otherwise. */
+  started?: PanelStore;
 }
 
 /** The calls' access on a panel: with a proxy user (spec 6), data and option calls ask for the proxy's data
@@ -74,18 +76,26 @@ export function stackedBoxes(components: PanelComponent[], width: number): { box
   return { boxes, height: top + 16 };
 }
 
-export function PanelView({ panel, access, signedIn, track }: PanelViewProps) {
-  const store = useMemo(() => {
-    const s = new PanelStore(buildEnv(panel, access, signedIn), track || []);
-    // the data calls and the chart chunks start now, not after the layout is measured and the views mounted
-    s.calls.start(firstShownViews(s.env.components), s.state);
-    // the charts below the window wait until the data of every view is there
-    holdIdleDraws(s.calls.settled());
-    loadChart('echarts').catch(() => undefined);
-    return s;
-  }, [panel, access, signedIn, track]);
+/** A panel's store with its first calls under way: the chart chunks, then every shown view's data call, and the
+ * charts below the window held back until that data is there. */
+export function startPanel(panel: PanelDetail, access: Access | undefined, signedIn: boolean, track: FilterItem[] | undefined): PanelStore {
+  const s = new PanelStore(buildEnv(panel, access, signedIn), track || []);
+  // the chunks first: their scripts load while the data calls are sent
+  loadChart('echarts').catch(() => undefined);
+  s.calls.start(firstShownViews(s.env.components), s.state);
+  holdIdleDraws(s.calls.settled());
+  return s;
+}
+
+export function PanelView({ panel, access, signedIn, track, started }: PanelViewProps) {
+  // the data calls and the chart chunks start now, not after the layout is measured and the views mounted
+  const store = useMemo(() => started || startPanel(panel, access, signedIn, track), [started, panel, access, signedIn, track]);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+
+  // the views near the window wait, like those below it, until the first data is there and the page has drawn
+  // the views in the window (it is idle then): the data may be there before the views are even laid out
+  useLayoutEffect(() => holdIdleDraws(store.calls.settled().then(pageIdle)), [store]);
 
   useLayoutEffect(() => {
     const node = ref.current;

@@ -141,8 +141,6 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
   const drillMap = usePanel((s) => s.drill);
   const track = usePanel((s) => s.track);
   const epoch = usePanel((s) => s.epoch);
-  const linkageInfo = usePanel((s) => s.linkageInfo);
-  const jumps = usePanel((s) => s.jumps);
   const drill = drillMap[viewId] || NO_DRILL;
 
   const [def, setDef] = useState<ChartView | null>(null);
@@ -165,7 +163,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         if (!alive) return;
         setDef(v);
         // a g2plot view starts that engine's chunks, a map its map, with its definition, before its data arrives
-        if (v && !isTable(v.type) && !isTextKind(v.type)) preloadFor(v);
+        if (v) preloadFor(v);
       })
       .catch(() => undefined);
     return () => {
@@ -248,12 +246,14 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
         if (view.type === 'map') message.warning(t('map.noFields'));
         return;
       }
+      // the panel's linkage and jump tables as they are at the click: the cards need not draw again when they arrive
+      const { linkageInfo, jumps } = store.getState();
       const actions = clickActions(view, click.dimensionList, drill, linkageInfo, jumps);
       if (!actions.length) return;
       if (!needsMenu(actions)) act(actions[0], click);
       else setMenu({ x: click.x, y: click.y, click, actions });
     },
-    [view, drill, linkageInfo, jumps, act, message, t],
+    [view, drill, store, act, message, t],
   );
 
   // one handler for the chart's whole life: a new linkage or jump table changes what a click does, not the chart
@@ -274,11 +274,10 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
     return () => document.removeEventListener('mousedown', close, true);
   }, [menu]);
 
-  // a chart is built and drawn on its turn: in the window at once, below it when scrolled near or the page idle
+  // the card is built on its turn: in the window at once, below it when scrolled near or the page idle; until
+  // then it is its frame and title only (no buttons, no chart or table), its data asked for all the same
   const cardRef = useRef<HTMLDivElement>(null);
-  const drawsChart = !isTable(type) && !isTextKind(type);
-  // a table, like a chart, is built when its turn comes (in the window at once, else when near or idle)
-  const turn = useDrawTurn(cardRef, !!result?.data && !isTextKind(type));
+  const turn = useDrawTurn(cardRef, true);
 
   const title = view?.title || view?.name || '';
   const tStyle = styles ? titleStyle(styles.style) : { fontSize: 14, fontWeight: 600 };
@@ -313,12 +312,12 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
       <div className="rpt-view-head" style={{ display: 'flex', alignItems: 'center', gap: 6, padding: '6px 8px 2px', minHeight: 28 }}>
         {tStyle && <div className="rpt-view-title" style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', ...tStyle }}>{title}</div>}
         {!tStyle && <div style={{ flex: 1 }} />}
-        {isSource && (
+        {turn && isSource && (
           <Button size="small" type="link" data-testid="clear-linkage" onClick={() => store.clearLinkage(viewId)} style={{ padding: 0, height: 20 }}>
             {t('view.clearLinkage')}
           </Button>
         )}
-        {result && (
+        {turn && result && (
           <Tooltip title={t('view.details')}>
             <Button
               size="small"
@@ -331,7 +330,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
             />
           </Tooltip>
         )}
-        {result && canExport && (
+        {turn && result && canExport && (
           <Tooltip title={t('view.export')}>
             <Button
               size="small"
@@ -380,7 +379,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
             ) : (
               <div className="rpt-table-pending" style={{ height: '100%' }} />
             )
-          ) : turn || !drawsChart ? (
+          ) : turn || isTextKind(type) ? (
             <DrawTurn.Provider value>
               <ChartBody view={result} data={result.data} panelChart={env.style.chart} onClick={onChartClick} />
             </DrawTurn.Provider>
@@ -388,7 +387,7 @@ export function ViewCard({ component, height }: { component: PanelComponent; hei
             <div className="rpt-chart" data-rendered="0" data-kind={type} style={{ width: '100%', height: '100%' }} />
           )
         ) : null}
-        {loading && (
+        {turn && loading && (
           <div style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', pointerEvents: 'none' }}>
             <Spin size="small" />
           </div>

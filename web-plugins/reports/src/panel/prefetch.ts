@@ -2,9 +2,11 @@
  * A panel's first calls, started as soon as its definition is known: each view's first getData, all in
  * parallel, while React is still laying the panel out. A view takes its answer once when it asks with the same
  * body; anything else (a later page, a filter, a table's own page size) calls again. The answer carries the
- * view's definition too: the definition is asked on its own only when the data call fails.
+ * view's definition too: the definition is asked on its own only when the data call fails. An answer starts
+ * the chunks its view draws with (g2plot, the map) at once, while the other calls are still under way.
  */
 import { api, type Access } from '../api';
+import { preloadFor } from '../charts/loaders';
 import { tabContent } from '../model/layout';
 import type { ChartView, PanelComponent } from '../model/types';
 import { dataBody, dataKey, FIRST_QUERY } from './dataBody';
@@ -45,6 +47,7 @@ export class ViewPrefetch {
     for (const viewId of fresh) {
       const body = dataBody(viewId, state, [], FIRST_QUERY, this.access);
       const answer = quiet(api.data(viewId, this.panelId, body, this.access));
+      answer.then((r) => answered(r) && preloadFor(r), () => undefined);
       this.data.set(viewId, { key: dataKey(body), answer });
       this.defs.set(viewId, quiet(answer.then((r) => (answered(r) ? r : api.view(viewId, this.panelId, this.access)), () => api.view(viewId, this.panelId, this.access))));
       this.started.push(answer);
