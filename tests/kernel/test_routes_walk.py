@@ -103,11 +103,16 @@ def test_no_route_shows_acme_data_to_a_globex_user(
         "/api/base/base-user/update-pwd",
         "/api/base/base-user/change-tenant",
     }
+    # saving the password strategy with an empty body would replace Globex's demo strategy with the
+    # defaults, which later tests read
+    keep = {("post", "/api/base/admin/password-strategy")}
     calls = 0
     for path, ops in openapi["paths"].items():
         if path in skip:
             continue
         for method, op in ops.items():
+            if (method, path) in keep:
+                continue
             values = ("1", "2", "3", "1001") if "{" in path else ("",)
             filled = {
                 p["name"]: "1001"
