@@ -93,7 +93,7 @@ class Kernel:
             for res in self.plugins.call("atrium_services").values()
             for name, impl in (res or {}).items()
         }
-        self.crypto = TransitCrypto(settings.var_dir / "keys" / "transit-rsa.pem", self.cache)
+        self.crypto = TransitCrypto(settings.var_dir / "keys" / "transit-key.pem", self.cache)
         self.auth = Authenticator(self)
         self.identity = KernelIdentity(self)
         self.directory = KernelDirectory(self.local)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.testclient import TestClient
 
 DEMO_PASSWORDS = {
@@ -38,11 +38,12 @@ _ids = itertools.count(1)
 
 
 def encrypt_password(public_pem: str, nonce: str, password: str) -> str:
-    """Encrypt a password the way the sign-in page does (RSA-OAEP SHA-256 of "nonce:password")."""
+    """Encrypt a password the way the sign-in page does ("nonce:password" sealed to the P-256 key)."""
+    from atrium.kernel.identity.crypto import seal
+
     key = serialization.load_pem_public_key(public_pem.encode())
-    assert isinstance(key, rsa.RSAPublicKey)
-    oaep = padding.OAEP(mgf=padding.MGF1(algorithm=hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
-    return base64.b64encode(key.encrypt(f"{nonce}:{password}".encode(), oaep)).decode()
+    assert isinstance(key, ec.EllipticCurvePublicKey)
+    return base64.b64encode(seal(key, f"{nonce}:{password}".encode())).decode()
 
 
 class AtriumClient:
@@ -141,31 +142,11 @@ def atrium_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         eng.dispose()
 
 
-_TRANSIT_KEY: list[bytes] = []
-
-
-def _reuse_transit_key(var_dir: Path) -> None:
-    """Generating a 3072-bit key takes seconds: apps made by the tests share one."""
-    target = Path(var_dir) / "keys" / "transit-rsa.pem"
-    if target.exists():
-        return
-    if not _TRANSIT_KEY:
-        from atrium.kernel.identity.crypto import TransitCrypto
-        from atrium.kernel.services.cache import MemoryCache
-
-        source = temp_dir() / "transit-rsa.pem"
-        TransitCrypto(source, MemoryCache())
-        _TRANSIT_KEY.append(source.read_bytes())
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(_TRANSIT_KEY[0])
-
-
 def build_app(settings: Any, extra_plugins: list[Any] | None = None, demo: bool = True) -> Any:
     from atrium.kernel.app import create_app
     from atrium.kernel.demo import load_demo
     from atrium.kernel.migrate import upgrade
 
-    _reuse_transit_key(settings.var_dir)
     app = create_app(settings, extra_plugins)
     kernel = app.state.kernel
     upgrade(kernel)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from atrium.kernel.api.deps import kernel
 from atrium.kernel.identity import modes, service
+from atrium.kernel.identity.crypto import ALGORITHM
 from atrium.kernel.identity.dialcodes import foreign_number_message
 from atrium.kernel.identity.register import tenant_for
 from atrium.kernel.identity.sessions import lifetimes, revoke_family
@@ -25,7 +26,7 @@ class EncryptionOut(BaseModel):
     publicKey: str
     nonce: str
     expiresIn: int
-    algorithm: str = "RSA-OAEP-256"
+    algorithm: str = ALGORITHM
 
 
 @router.post("/base-user/get-enryption", public=True, response=EncryptionOut)

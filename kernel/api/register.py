@@ -1,5 +1,5 @@
 """Self-registration and forgotten passwords: `/base-user/register` and `/base-user/reset-pwd`, with
-their code calls. Passwords arrive RSA-encrypted like the sign-in password (one nonce each)."""
+their code calls. Passwords arrive sealed like the sign-in password (one nonce each)."""
 
 from __future__ import annotations
 

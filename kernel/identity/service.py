@@ -244,9 +244,10 @@ def complete_login(
     system = system_code or user.default_system_code or DEFAULT_SYSTEM
     if system != DEFAULT_SYSTEM and system not in offered_systems(tenant.id):
         system = DEFAULT_SYSTEM  # a system the tenant does not offer would leave the user with no menus
-    user.failed_count = 0
-    user.lock_level = 0
-    user.locked_until = None
+    if user.failed_count or user.lock_level or user.locked_until is not None:  # else nothing to flush
+        user.failed_count = 0
+        user.lock_level = 0
+        user.locked_until = None
     pair = issue_tokens(db, kernel, user.id, tenant.id, system)
     ctx = current_context()
     db.connection().execute(

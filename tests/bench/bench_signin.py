@@ -1,6 +1,6 @@
 """Sign-ins per second for each mode, each beside the bare cost of its own primitive in the same run.
 
-- password: `POST base-user/login` with an RSA-encrypted password (encrypted before the clock starts),
+- password: `POST base-user/login` with a sealed password (encrypted before the clock starts),
   beside one argon2id verify alone;
 - SMS code: `POST base-user/login` with a phone code (codes sent before the clock starts), beside a bare
   Starlette JSON endpoint through the same in-process client;

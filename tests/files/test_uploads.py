@@ -66,7 +66,7 @@ def test_the_file_route_needs_a_session_or_a_signature(
 
 
 def test_client_paths_cannot_leave_the_storage_root(user_client: AtriumClient) -> None:
-    for path in ("..%2F..%2Fatrium.db", "..", "%2e%2e%2fkeys%2ftransit-rsa.pem", "a" * 100):
+    for path in ("..%2F..%2Fatrium.db", "..", "%2e%2e%2fkeys%2ftransit-key.pem", "a" * 100):
         resp = user_client.http.get(f"{BASE}/file/{path}", headers=user_client.headers)
         assert resp.status_code in (200, 404)
         if resp.status_code == 200:

@@ -77,7 +77,7 @@ def test_readyz_is_503_naming_an_unreachable_database(tmp_path: Path, kernel: An
     """A node whose database does not answer is not ready; the answer names no host nor address."""
     keys = tmp_path / "keys"
     keys.mkdir()
-    shutil.copy(kernel.settings.var_dir / "keys" / "transit-rsa.pem", keys / "transit-rsa.pem")
+    shutil.copy(kernel.settings.var_dir / "keys" / "transit-key.pem", keys / "transit-key.pem")
     settings = Settings(
         var_dir=tmp_path,
         database_url="postgresql://atrium@127.0.0.1:1/nowhere",

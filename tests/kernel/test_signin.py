@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric import ec
 
+from atrium.kernel.identity.crypto import seal
 from atrium.sdk.db import utcnow
 from atrium.sdk.testing import encrypt_password
 from tests.kernel.conftest import ACME, unique_phone
@@ -23,12 +24,12 @@ def login_body(c: Any, account: str, password: str, **extra: Any) -> dict[str, A
     return c.post(LOGIN, json={"params": {"account": account, "password": c.encrypt(password), **extra}})
 
 
-def test_encryption_key_is_rsa_3072_and_nonces_differ(client):
+def test_encryption_key_is_p256_and_nonces_differ(client):
     first = client.ok("POST", "/api/base/base-user/get-enryption")
     second = client.ok("POST", "/api/base/base-user/get-enryption")
     key = serialization.load_pem_public_key(first["publicKey"].encode())
-    assert isinstance(key, rsa.RSAPublicKey)
-    assert key.key_size == 3072
+    assert isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == "secp256r1"
+    assert first["algorithm"] == "ECDH-P256-HKDF-SHA256-A256GCM"
     assert first["publicKey"].startswith("-----BEGIN PUBLIC KEY-----")
     assert first["expiresIn"] == 120
     assert first["nonce"] != second["nonce"] and len(first["nonce"]) >= 16
@@ -78,6 +79,21 @@ def test_garbage_ciphertext_gives_a_message(client, garbage):
     answer = client.post(LOGIN, json={"account": "alice", "password": garbage or " "})
     assert answer["code"] == 400
     assert answer["msg"] == "The encrypted password is not valid"
+
+
+def test_a_changed_or_foreign_ciphertext_gives_a_message(client):
+    """A byte changed on the way, or a password sealed to another key, opens to nothing: refused, with the
+    same message as garbage, and the nonce is not spent on it."""
+    enc = client.ok("POST", "/api/base/base-user/get-enryption")
+    good = base64.b64decode(encrypt_password(enc["publicKey"], enc["nonce"], "Alice@123"))
+    changed = base64.b64encode(good[:-1] + bytes([good[-1] ^ 1])).decode()
+    other = ec.generate_private_key(ec.SECP256R1()).public_key()
+    foreign = base64.b64encode(seal(other, f"{enc['nonce']}:Alice@123".encode())).decode()
+    for ciphertext in (changed, foreign):
+        answer = client.post(LOGIN, json={"account": "alice", "password": ciphertext})
+        assert answer == {"code": 400, "msg": "The encrypted password is not valid", "data": None}
+    signed = client.post(LOGIN, json={"account": "alice", "password": base64.b64encode(good).decode()})
+    assert signed["code"] == 800
 
 
 def test_login_answer_and_headers(client):

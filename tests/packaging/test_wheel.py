@@ -8,7 +8,7 @@ under test.
 The wheel goes into a new virtual environment in a temporary folder (not ``--system-site-packages``), and
 ``atrium demo --serve`` starts from it on a free loopback port, in a working directory outside the checkout,
 with its var directory in the temporary folder. Over HTTP the test then reads the host's index.html, the
-translations, the OpenAPI document, signs in (the password RSA-encrypted as the sign-in page does) and
+translations, the OpenAPI document, signs in (the password sealed as the sign-in page does) and
 reads the manifest, then every remote the manifest lists; and it scaffolds a plugin from the installed
 templates. Each file served must be byte for byte the one inside the installed package.
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.testclient import TestClient
 
 from atrium.kernel.config import Settings
@@ -83,8 +83,8 @@ def _database(tmp: Path) -> tuple[str, str]:
 
 def _own_key(var_dir: Path) -> None:
     """A sign-in key file of this node's own (the test kit would give every app the same one)."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    target = var_dir / "keys" / "transit-rsa.pem"
+    key = ec.generate_private_key(ec.SECP256R1())
+    target = var_dir / "keys" / "transit-key.pem"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(
         key.private_bytes(
