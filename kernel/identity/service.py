@@ -17,7 +17,7 @@ from sqlalchemy import Table, bindparam, insert, select
 from atrium.kernel.identity import modes
 from atrium.kernel.identity.passwords import hash_password, needs_rehash, verify_password
 from atrium.kernel.identity.sessions import TokenPair, issue_tokens, lifetimes
-from atrium.kernel.models import DEFAULT_SYSTEM, LoginLog, Membership, Tenant, TenantSystem, User
+from atrium.kernel.models import DEFAULT_SYSTEM, LoginLog, Membership, Tenant, User
 from atrium.sdk.context import current_context, unscoped
 from atrium.sdk.db import session, utcnow
 from atrium.sdk.errors import BadRequest, CaptchaRequired, CodeInvalid, LoginFailed, TooManyRequests
@@ -215,14 +215,9 @@ def pick_membership(user: User, tenant_id: int | None = None) -> tuple[Tenant, M
     return tenant, member
 
 
-def offered_systems(tenant_id: int) -> set[str]:
-    with unscoped():
-        rows = (
-            session()
-            .execute(select(TenantSystem.system_code).where(TenantSystem.tenant_id == tenant_id))
-            .scalars()
-        )
-        return set(rows)
+def offered_systems(kernel: Kernel, tenant_id: int) -> set[str]:
+    """The codes of the systems the tenant offers, as the directory keeps them."""
+    return {s.code for s in kernel.directory.systems(tenant_id)}
 
 
 #: the login log's row, written past the unit of work (every sign-in writes one); it names its tenant
@@ -242,7 +237,7 @@ def complete_login(
     if mode is not None:
         modes.require(tenant.id, mode)
     system = system_code or user.default_system_code or DEFAULT_SYSTEM
-    if system != DEFAULT_SYSTEM and system not in offered_systems(tenant.id):
+    if system != DEFAULT_SYSTEM and system not in offered_systems(kernel, tenant.id):
         system = DEFAULT_SYSTEM  # a system the tenant does not offer would leave the user with no menus
     if user.failed_count or user.lock_level or user.locked_until is not None:  # else nothing to flush
         user.failed_count = 0
