@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, false
 from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker, with_loader_criteria
+from sqlalchemy.orm.util import LoaderCriteriaOption
 
 from atrium.sdk.context import LazySession, current_context
 from atrium.sdk.db import TenantScoped
@@ -47,14 +49,16 @@ def _scope_to_tenant(state: ORMExecuteState) -> None:
     ctx = current_context()
     if ctx.unscoped or state.execution_options.get("atrium_unscoped"):
         return
-    tenant_id = ctx.tenant_id
+    state.statement = state.statement.options(_tenant_criteria(ctx.tenant_id))
+
+
+@lru_cache(maxsize=4096)
+def _tenant_criteria(tenant_id: int | None) -> LoaderCriteriaOption:
+    """The tenant filter as a loader option, made once per tenant: building it (a lambda analysed for its
+    closure) cost more than the rest of a simple select."""
     if tenant_id is None:
-        crit = with_loader_criteria(TenantScoped, lambda cls: false(), include_aliases=True)
-    else:
-        crit = with_loader_criteria(
-            TenantScoped, lambda cls: cls.tenant_id == tenant_id, include_aliases=True
-        )
-    state.statement = state.statement.options(crit)
+        return with_loader_criteria(TenantScoped, lambda cls: false(), include_aliases=True)
+    return with_loader_criteria(TenantScoped, lambda cls: cls.tenant_id == tenant_id, include_aliases=True)
 
 
 @event.listens_for(TenantSession, "transient_to_pending")

@@ -81,17 +81,13 @@ def after_commit(fn: Callable[[], object]) -> None:
     """Run `fn` once the current session commits (a push, a queued job: nothing that may be seen before the
     change is stored); forgotten if the session rolls back. A failing `fn` is logged, never raised: the
     change is already committed."""
-    db = session()
-    pending: list[Callable[[], object]] | None = db.info.get(_AFTER_COMMIT)
-    if pending is None:
-        db.info[_AFTER_COMMIT] = pending = []
-        if not event.contains(db, "after_commit", _run_after_commit):
-            event.listen(db, "after_commit", _run_after_commit)
-            event.listen(db, "after_soft_rollback", _forget_after_commit)
-    pending.append(fn)
+    session().info.setdefault(_AFTER_COMMIT, []).append(fn)
 
 
+@event.listens_for(Session, "after_commit")
 def _run_after_commit(db: Session) -> None:
+    """Listens on every session, once: a listener added to each session that queues an action cost more
+    than a step's statements."""
     for fn in db.info.pop(_AFTER_COMMIT, None) or []:
         try:
             fn()
@@ -99,5 +95,6 @@ def _run_after_commit(db: Session) -> None:
             _log.exception("after-commit action failed")
 
 
+@event.listens_for(Session, "after_soft_rollback")
 def _forget_after_commit(db: Session, _transaction: Any) -> None:
     db.info.pop(_AFTER_COMMIT, None)

@@ -36,6 +36,14 @@ class Kept(Generic[V]):
                 self._items.move_to_end(key)
             return found
 
+    def take(self, key: Hashable) -> V | None:
+        """The entry, no longer kept: for a value its taker goes on to change."""
+        with self._lock:
+            found = self._items.pop(key, None)
+            if found is not None:
+                self.size -= self.weigh(found)
+            return found
+
     def put(self, key: Hashable, value: V) -> None:
         weight = self.weigh(value)
         with self._lock:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
+from functools import lru_cache
 from html.parser import HTMLParser
 
 import nh3
@@ -82,8 +83,10 @@ def sanitise(html: str) -> str:
     )
 
 
+@lru_cache(maxsize=256)
 def check_and_clean(html: str) -> str:
-    """Validate message content and answer its sanitised form; raises a translated 400 otherwise."""
+    """Validate message content and answer its sanitised form; raises a translated 400 otherwise. The
+    answers for recent contents are kept: letters sent by a process, a job or a broadcast repeat theirs."""
     if len(html) > MAX_CONTENT:
         raise BadRequest("message:content.too_long", max=MAX_CONTENT, length=len(html))
     found = active_content(html)

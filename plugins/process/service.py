@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import orjson
@@ -41,7 +42,7 @@ from atrium.plugins.process.models import (
 )
 from atrium.sdk import AtriumError, BadRequest, Conflict, Forbidden, NotFound, SessionUser
 from atrium.sdk.context import current_tenant, current_user
-from atrium.sdk.db import session, utcnow
+from atrium.sdk.db import after_commit, session, utcnow
 from atrium.sdk.services import services
 
 UPCOMING = store.UPCOMING
@@ -353,8 +354,9 @@ def _deployed_model(ref: str) -> store.Deployed:
 
 
 def load(inst: ProcessInstance) -> Loaded:
+    """The instance with its workflow, to run a step on."""
     comp = _compiled(inst.version_id)
-    return Loaded(inst, comp, spiff.load(comp, inst.state))
+    return Loaded(inst, comp, spiff.load(comp, inst.state, inst.id))
 
 
 def _candidates(node: bpmn.Node, starter: int | None) -> list[tuple[str, int]]:
@@ -490,6 +492,8 @@ def step(lo: Loaded, live: list[TaskRow] | None = None, initiator: int | None = 
     inst.state = spiff.dump(lo.workflow)
     inst.updated_at = now
     store.save_instance(inst)
+    if inst.status == RUNNING:
+        after_commit(partial(spiff.keep, inst.id, inst.state, lo.workflow))
     opened.extend(row for row, _ in created if row.status == OPEN)
     letters.send_after_commit(tid, letters.compose(opened, inst, lo.comp))
 
@@ -843,13 +847,13 @@ def instance_detail(instance_id: int) -> dict[str, Any]:
     )
     names = _people([inst.started_by, *(h.user_id for h in history), *(t.done_by for t in tasks)])
     xml = db.execute(select(ProcessVersion.xml).where(ProcessVersion.id == inst.version_id)).scalar_one()
-    lo = load(inst)
-    comp = lo.comp
-    waits = waiting.describe(lo.workflow, comp) if inst.status == RUNNING else []
+    comp = _compiled(inst.version_id)
+    workflow = spiff.load(comp, inst.state)
+    waits = waiting.describe(workflow, comp) if inst.status == RUNNING else []
     return {
         **instance_out(inst, comp),
         "xml": bpmn.localized(xml, comp.labels),
-        "variables": spiff.variables(lo.workflow),
+        "variables": spiff.variables(workflow),
         "startedByName": names.get(inst.started_by) if inst.started_by is not None else None,
         "tasks": [
             {

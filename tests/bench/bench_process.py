@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from SpiffWorkflow.bpmn.serializer.workflow import BpmnWorkflowSerializer
-from sqlalchemy import insert, select, text
+from sqlalchemy import bindparam, insert, select, text
 from starlette.testclient import TestClient
 
 from atrium.kernel import accounts
@@ -187,6 +187,14 @@ class Floor:
                     last = self.step(conn, instance, last, "completed" if n == STEPS - 1 else "running")
 
 
+#: the instance's open task, as the client completing it knows it from my pending
+OPEN_TASK = select(ProcessTask.id).where(
+    ProcessTask.tenant_id == bindparam("tenant"),
+    ProcessTask.instance_id == bindparam("instance"),
+    ProcessTask.status == OPEN,
+)
+
+
 def through_service(kernel: Any, tenant: int, user: SessionUser, count: int) -> None:
     for _ in range(count):
         with tenant_scope(tenant) as ctx, kernel.db():
@@ -197,11 +205,8 @@ def through_service(kernel: Any, tenant: int, user: SessionUser, count: int) -> 
                 ctx.user = user
                 task = (
                     session()
-                    .execute(
-                        select(ProcessTask.id).where(
-                            ProcessTask.instance_id == pid, ProcessTask.status == OPEN
-                        )
-                    )
+                    .connection()
+                    .execute(OPEN_TASK, {"tenant": tenant, "instance": pid})
                     .scalar_one()
                 )
                 service.complete(task, {}, None, "")

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import event
 
+from atrium.plugins.process.engine import spiff
 from atrium.sdk.testing import AtriumClient
 from tests.process.conftest import complete, deployed, detail, pending, start
 from tests.process.diagrams import chain, diagram, flow, user_task
@@ -94,3 +95,27 @@ def test_tasks_opened_together_reach_each_person_in_one_letter(
     for task in pending(reviewer):
         assert complete(reviewer, task["taskId"])["code"] == 800
     assert detail(applicant, inst["processId"])["status"] == "completed"
+
+
+def test_a_step_runs_on_the_stored_state_when_another_node_moved_the_instance(
+    boss: Any, tenant: int, member: Callable[..., Any]
+) -> None:
+    """The workflow a step leaves in this process serves the instance's next step only while the stored
+    state is the one that step wrote: here a step done elsewhere (its workflow not the one kept) moved it
+    on, and the next step here runs on what is stored, not on the workflow kept from before."""
+    worker = member(tenant)
+    deployed(boss, "moved", chain("moved", 3, worker.user_id))
+    inst = start(worker, "moved")
+    pid = int(inst["processId"])
+    assert complete(worker, pending(worker)[0]["taskId"])["code"] == 800
+    left_here = spiff._left.take(pid)
+    assert left_here is not None, "the step's workflow is kept for the next one"
+    assert complete(worker, pending(worker)[0]["taskId"])["code"] == 800
+    spiff.keep(pid, *left_here)
+    [third] = pending(worker)
+    assert third["name"] == "Step 3"
+    assert complete(worker, third["taskId"])["code"] == 800
+    d = detail(worker, inst["processId"])
+    assert d["status"] == "completed"
+    assert [h["action"] for h in d["history"]] == ["start", "complete", "complete", "complete", "end"]
+    assert [t["status"] for t in d["tasks"]] == ["done", "done", "done"]

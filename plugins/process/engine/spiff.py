@@ -154,7 +154,25 @@ def _parse(state: str) -> dict[str, Any]:
     return found
 
 
-def load(comp: Compiled, state: str) -> BpmnWorkflow:
+#: the workflows steps of this process left, by instance id, each with the state it was stored as
+_left: Kept[tuple[str, BpmnWorkflow]] = Kept(_CACHE_SIZE)
+
+
+def keep(instance_id: int, state: str, workflow: BpmnWorkflow) -> None:
+    """Keep a step's workflow, stored as ``state``, for the instance's next step in this process (call it
+    once the step has committed, and change the workflow no more)."""
+    _left.put(instance_id, (state, workflow))
+
+
+def load(comp: Compiled, state: str, instance_id: int | None = None) -> BpmnWorkflow:
+    """The workflow stored as ``state``. Given its instance, the one its last step in this process left,
+    when the stored state is still the one that step wrote (no other process or step has moved it since,
+    nor did the step roll back): reading the state back costs as much as the rest of a step. The caller
+    owns the workflow either way."""
+    if instance_id is not None:
+        left = _left.take(instance_id)
+        if left is not None and left[0] == state:
+            return left[1]
     token = _current.set(comp)
     try:
         dct = _parse(state)

@@ -192,8 +192,8 @@ _SAVE_INSTANCE = (
 
 
 def save_instance(inst: ProcessInstance) -> None:
-    """Write what a step changes in the instance row with one UPDATE, and tell the session the row now
-    holds these values (so its own flush leaves them alone)."""
+    """Write what a step changes in the instance row with one UPDATE; the session is told the row holds
+    these values, and forgets it when nothing else changed (its flush would look it over at the commit)."""
     values = {name: getattr(inst, name) for name in _STEP_COLUMNS}
     _conn().execute(
         _SAVE_INSTANCE,
@@ -201,6 +201,9 @@ def save_instance(inst: ProcessInstance) -> None:
     )
     for name, value in values.items():
         set_committed_value(inst, name, value)
+    db = session()
+    if not db.is_modified(inst, include_collections=False):
+        db.expunge(inst)
 
 
 _ROW_COLUMNS = tuple(f.name for f in fields(TaskRow))
