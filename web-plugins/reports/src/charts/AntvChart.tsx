@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
+import { NO_SIZE, plotSizeOf, sameSize, watchPlotSize, type PlotSize } from './plotSize';
 import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
+import type { BuildContext } from './echartsOptions';
+import type { ChartData, ChartView } from '../model/types';
 import type { InspectedNode } from './inspect';
 import { useTurnGiven } from './drawTurn';
-import { scheduleDraw } from './drawQueue';
+import { scheduleDraw, type DrawBox } from './drawQueue';
 
 
 const TEXT_DIRECTIONS = new Set(['ltr', 'rtl', 'inherit']);
@@ -39,22 +41,28 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
   clickRef.current = onClick;
   // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
   const [size, setSize] = useState<PlotSize>(NO_SIZE);
-  const sized = ANTV_SIZED_KINDS.has(view.type) ? size : NO_SIZE;
+  const sizedKind = ANTV_SIZED_KINDS.has(view.type);
+  const sized = sizedKind ? size : NO_SIZE;
   const built = useMemo(() => buildAntvOptions(view, data, { ...build, ...sized }), [view, data, build, sized]);
+  // what the plot was last drawn from: the size taken at its first draw, arriving as state, draws nothing again
+  const drawn = useRef<{ view: ChartView; data: ChartData; build?: BuildContext; size: PlotSize } | null>(null);
 
   const turnGiven = useTurnGiven();
-  // a chart built for its size waits for the first one measured
-  const waitsForSize = sized === NO_SIZE && ANTV_SIZED_KINDS.has(view.type);
 
   useEffect(() => {
     let alive = true;
     const node = el.current;
-    if (!node || waitsForSize) return undefined;
-    const { plot: name, options } = built;
+    if (!node) return undefined;
+    const last = drawn.current;
+    if (plot.current && last && last.view === view && last.data === data && last.build === build && sameSize(last.size, sized)) return undefined;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
-    const draw = (engine: Record<string, any>) => {
+    const draw = (engine: Record<string, any>, box?: DrawBox) => {
       if (!alive) return;
+      // as in EchartsChart: a plot built for its size takes its box as measured with the others drawn beside it
+      const measured = sizedKind && sized === NO_SIZE ? plotSizeOf(box || { width: node.clientWidth, height: node.clientHeight }) : sized;
+      if (!measured) return;
+      const { plot: name, options } = measured === sized ? built : buildAntvOptions(view, data, { ...build, ...measured });
       try {
         plot.current?.destroy();
         const Plot = engine[name];
@@ -76,16 +84,18 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
         (node as unknown as { __plot?: unknown }).__plot = p;
         (node as InspectedNode).atriumChart = { engine: 'antv', option: () => p.options, texts: () => import(/* webpackChunkName: "inspect" */ './inspect').then((m) => m.g2plotTexts(p, node)) };
         node.dataset.rendered = '1';
+        drawn.current = { view, data, build, size: measured };
       } catch (err) {
         node.dataset.error = String((err as Error)?.message || err);
       }
+      if (measured !== sized) setSize(measured);
     };
     (async () => {
       const engine: Record<string, any> = await import(/* webpackChunkName: "g2plot" */ './engines/g2plot');
       if (!alive) return;
       // a chart already drawn redraws at once (a filter, drill or linkage); a first draw waits its turn
       if (plot.current) draw(engine);
-      else cancel = scheduleDraw(node, () => draw(engine), turnGiven);
+      else cancel = scheduleDraw(node, (box) => draw(engine, box), turnGiven);
     })().catch((err) => {
       node.dataset.error = String(err?.message || err);
     });
@@ -93,7 +103,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
       alive = false;
       cancel();
     };
-  }, [view, built, waitsForSize, turnGiven]);
+  }, [view, data, build, built, sized, sizedKind, turnGiven]);
 
   useEffect(() => {
     const node = el.current;

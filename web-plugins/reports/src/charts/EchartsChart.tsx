@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { NO_SIZE, watchPlotSize, type PlotSize } from './plotSize';
+import { NO_SIZE, plotSizeOf, sameSize, watchPlotSize, type PlotSize } from './plotSize';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
 import type { InspectedNode } from './inspect';
@@ -29,22 +29,29 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   clickRef.current = onClick;
   // the size, in steps of 10 pixels (never more than it is), for what fits the card: ticks, bubbles
   const [size, setSize] = useState<PlotSize>(NO_SIZE);
-  const sized = SIZED_KINDS.has(view.type) ? size : NO_SIZE;
+  const sizedKind = SIZED_KINDS.has(view.type);
+  const sized = sizedKind ? size : NO_SIZE;
   const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
+  // what the chart was last drawn from: the size taken at its first draw, arriving as state, draws nothing again
+  const drawn = useRef<{ view: ChartView; data: ChartData; build?: BuildContext; size: PlotSize } | null>(null);
 
   const turnGiven = useTurnGiven();
-  // a chart built for its size waits for the first one measured
-  const waitsForSize = sized === NO_SIZE && SIZED_KINDS.has(view.type);
 
   useEffect(() => {
     let alive = true;
     const node = el.current;
-    if (!node || waitsForSize) return undefined;
-    const { option } = built;
+    if (!node) return undefined;
+    const last = drawn.current;
+    if (chart.current && last && last.view === view && last.data === data && last.build === build && sameSize(last.size, sized)) return undefined;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
     const draw = (engine: typeof import('./engines/echarts'), box?: DrawBox) => {
       if (!alive) return;
+      // a chart built for its size, not measured yet, is built for its box as measured with the others drawn beside
+      // it (not a frame later, when its size observer first reports); one not laid out waits for that report
+      const plot = sizedKind && sized === NO_SIZE ? plotSizeOf(box || { width: node.clientWidth, height: node.clientHeight }) : sized;
+      if (!plot) return;
+      const { option } = plot === sized ? built : buildEchartsOption(view, data, { ...build, ...plot });
       try {
         const first = !chart.current;
         if (!chart.current) {
@@ -72,9 +79,11 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
         // the first draw shows the chart finished at once (no pie sweep, no symbols popping in); later
         // options (filters, drill, linkage) still animate from it
         chart.current.setOption(first ? { ...option, animation: false } : option, true);
+        drawn.current = { view, data, build, size: plot };
       } catch (err) {
         node.dataset.error = String((err as Error)?.message || err);
       }
+      if (plot !== sized) setSize(plot);
     };
     (async () => {
       const engine = await import(/* webpackChunkName: "echarts" */ './engines/echarts');
@@ -90,7 +99,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
       alive = false;
       cancel();
     };
-  }, [view, built, waitsForSize, turnGiven]);
+  }, [view, data, build, built, sized, sizedKind, turnGiven]);
 
   useEffect(() => {
     const node = el.current;

@@ -4,6 +4,17 @@ export type PlotSize = { width?: number; height?: number };
 /** Before the first measure: the options take their defaults. */
 export const NO_SIZE: PlotSize = {};
 
+const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
+
+/** A box's size as options are built for, in 10-px steps; undefined when it is not laid out. */
+export function plotSizeOf(box: { width: number; height: number }): PlotSize | undefined {
+  return box.width > 0 && box.height > 0 ? { width: step(box.width), height: step(box.height) } : undefined;
+}
+
+export function sameSize(a: PlotSize, b: PlotSize): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
 /** Watches a chart's box and reports its size in 10-px steps, so the chart is built again for a real change
  * of size and not for a pixel's jitter. The first size comes with the observer's first notice, once the page
  * is laid out: read then, it costs no layout of its own. `onResize` runs first on every change the observer
@@ -14,7 +25,6 @@ export function watchPlotSize(
   onResize?: () => void,
 ): () => void {
   if (typeof ResizeObserver === 'undefined') return () => undefined;
-  const step = (n: number) => Math.max(10, Math.floor(n / 10) * 10);
   const measure = () => {
     const width = step(node.clientWidth);
     const height = step(node.clientHeight);

@@ -1,12 +1,13 @@
 /** /dynamic-report: the panels the user may view, and the chosen one (`?panelId=`); managers design them,
  * administrators and holders of the `dyreport:manage` button create them. */
 import { App, Button, Empty, Input, Modal, Result, Spin, Tag, Tooltip } from 'antd';
-import { bus, useHasButton, useSession } from '@atrium/sdk';
-import { useEffect, useMemo, useState } from 'react';
+import { appPath, bus, useHasButton, useSession } from '@atrium/sdk';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useRT } from '../i18n';
 import { PanelView } from '../panel/PanelView';
 import { openPanel, prefetchPanel, type OpenedPanel } from '../panel/opening';
+import { pageIdle } from '../charts/drawQueue';
 import { designerApi } from '../designer/panel/api';
 import { useDsT } from '../designer/panel/i18n';
 import type { PanelListItem } from '../designer/panel/types';
@@ -60,15 +61,28 @@ function NewPanel({ onCreated }: { onCreated: (id: string) => void }) {
   );
 }
 
-function OpenPanel({ id }: { id: string }) {
+/** The panel of the list's choice; `onShown` once its first data is there and the views in the window are
+ * drawn (or it failed to open). */
+function OpenPanel({ id, onShown }: { id: string; onShown?: () => void }) {
   const { t } = useRT();
   const [opened, setOpened] = useState<OpenedPanel | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const shown = useEffectEvent(() => onShown?.());
   useEffect(() => {
     let alive = true;
     setOpened(null);
     setError(null);
-    openPanel(id).then((o) => alive && setOpened(o)).catch((e: Error) => alive && setError(e.message));
+    openPanel(id)
+      .then((o) => {
+        if (alive) setOpened(o);
+        return o.store.calls.settled().then(pageIdle);
+      })
+      .catch((e: Error) => {
+        if (alive) setError(e.message);
+      })
+      .finally(() => {
+        if (alive) shown();
+      });
     return () => {
       alive = false;
     };
@@ -86,7 +100,20 @@ export default function ReportsHome() {
   const mayCreate = useHasButton('dyreport:manage') || isAdmin;
   const location = useLocation();
   const navigate = useNavigate();
-  const current = new URLSearchParams(location.search).get('panelId') || '';
+  // The panel clicked opens at once; the address follows once it is drawn. A change of address re-renders the
+  // whole shell around the page, which would otherwise compete with the panel's first drawing.
+  const [clicked, setClicked] = useState<{ id: string; from: string } | null>(null);
+  const addressed = new URLSearchParams(location.search).get('panelId') || '';
+  const current = clicked && clicked.from === location.search ? clicked.id : addressed;
+  useEffect(() => {
+    if (clicked && clicked.from !== location.search) setClicked(null);
+  }, [clicked, location.search]);
+  const followClick = () => {
+    if (!clicked || clicked.id !== current) return;
+    // not when the user went on elsewhere meanwhile (this page stays alive in its tab)
+    if (appPath(window.location.pathname) !== location.pathname || window.location.search !== clicked.from) return;
+    navigate(`${location.pathname}?panelId=${encodeURIComponent(clicked.id)}`);
+  };
   const [panels, setPanels] = useState<PanelItem[] | null>(null);
   const [filter, setFilter] = useState('');
   const [epoch, setEpoch] = useState(0);
@@ -111,8 +138,9 @@ export default function ReportsHome() {
   const shown = useMemo(() => (panels || []).filter((p) => !filter || p.name.toLowerCase().includes(filter.toLowerCase())), [panels, filter]);
   const open = (id: string) => {
     // the panel's definition and data are asked for with the click, not after the page has rendered
-    if (id !== current) prefetchPanel(id);
-    navigate(`${location.pathname}?panelId=${encodeURIComponent(id)}`);
+    if (id === current) return;
+    prefetchPanel(id);
+    setClicked({ id, from: location.search });
   };
   return (
     <div className="rpt-home" data-testid="reports-home" style={{ display: 'flex', gap: 12, minHeight: '100%', padding: 12, boxSizing: 'border-box' }}>
@@ -152,7 +180,7 @@ export default function ReportsHome() {
         )}
       </aside>
       <main style={{ flex: 1, minWidth: 0 }}>
-        {current ? <OpenPanel id={current} /> : <Empty style={{ marginTop: 80 }} description={t('choosePanel')} />}
+        {current ? <OpenPanel id={current} onShown={followClick} /> : <Empty style={{ marginTop: 80 }} description={t('choosePanel')} />}
       </main>
     </div>
   );
