@@ -1,9 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { NO_SIZE, plotSizeOf, sameSize, watchPlotSize, type PlotSize } from './plotSize';
+import { NO_SIZE, drawnFrom, plotSizeOf, watchPlotSize, type DrawnFrom, type PlotSize } from './plotSize';
 import { ANTV_SIZED_KINDS, buildAntvOptions } from './antvOptions';
 import type { ChartProps } from './EchartsChart';
-import type { BuildContext } from './echartsOptions';
-import type { ChartData, ChartView } from '../model/types';
 import type { InspectedNode } from './inspect';
 import { useTurnGiven } from './drawTurn';
 import { scheduleDraw, type DrawBox } from './drawQueue';
@@ -44,8 +42,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
   const sizedKind = ANTV_SIZED_KINDS.has(view.type);
   const sized = sizedKind ? size : NO_SIZE;
   const built = useMemo(() => buildAntvOptions(view, data, { ...build, ...sized }), [view, data, build, sized]);
-  // what the plot was last drawn from: the size taken at its first draw, arriving as state, draws nothing again
-  const drawn = useRef<{ view: ChartView; data: ChartData; build?: BuildContext; size: PlotSize } | null>(null);
+  const drawn = useRef<DrawnFrom | null>(null);
 
   const turnGiven = useTurnGiven();
 
@@ -53,8 +50,7 @@ export default function AntvChart({ view, data, build, onClick }: ChartProps) {
     let alive = true;
     const node = el.current;
     if (!node) return undefined;
-    const last = drawn.current;
-    if (plot.current && last && last.view === view && last.data === data && last.build === build && sameSize(last.size, sized)) return undefined;
+    if (plot.current && drawnFrom(drawn.current, { view, data, build, size: sized })) return undefined;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
     const draw = (engine: Record<string, any>, box?: DrawBox) => {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { NO_SIZE, plotSizeOf, sameSize, watchPlotSize, type PlotSize } from './plotSize';
+import { NO_SIZE, drawnFrom, plotSizeOf, watchPlotSize, type DrawnFrom, type PlotSize } from './plotSize';
 import type { ChartData, ChartView, DimensionRef } from '../model/types';
 import { buildEchartsOption, SIZED_KINDS, type BuildContext } from './echartsOptions';
 import type { InspectedNode } from './inspect';
@@ -32,8 +32,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
   const sizedKind = SIZED_KINDS.has(view.type);
   const sized = sizedKind ? size : NO_SIZE;
   const built = useMemo(() => buildEchartsOption(view, data, { ...build, ...sized }), [view, data, build, sized]);
-  // what the chart was last drawn from: the size taken at its first draw, arriving as state, draws nothing again
-  const drawn = useRef<{ view: ChartView; data: ChartData; build?: BuildContext; size: PlotSize } | null>(null);
+  const drawn = useRef<DrawnFrom | null>(null);
 
   const turnGiven = useTurnGiven();
 
@@ -41,8 +40,7 @@ export default function EchartsChart({ view, data, build, onClick }: ChartProps)
     let alive = true;
     const node = el.current;
     if (!node) return undefined;
-    const last = drawn.current;
-    if (chart.current && last && last.view === view && last.data === data && last.build === build && sameSize(last.size, sized)) return undefined;
+    if (chart.current && drawnFrom(drawn.current, { view, data, build, size: sized })) return undefined;
     node.dataset.rendered = '0';
     let cancel = () => undefined as void;
     const draw = (engine: typeof import('./engines/echarts'), box?: DrawBox) => {

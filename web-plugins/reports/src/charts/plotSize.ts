@@ -11,8 +11,12 @@ export function plotSizeOf(box: { width: number; height: number }): PlotSize | u
   return box.width > 0 && box.height > 0 ? { width: step(box.width), height: step(box.height) } : undefined;
 }
 
-export function sameSize(a: PlotSize, b: PlotSize): boolean {
-  return a.width === b.width && a.height === b.height;
+/** What a chart was last drawn from: the size taken at its first draw, arriving as state, draws nothing again. */
+export type DrawnFrom = { view: unknown; data: unknown; build?: unknown; size: PlotSize };
+
+export function drawnFrom(last: DrawnFrom | null, now: DrawnFrom): boolean {
+  return !!last && last.view === now.view && last.data === now.data && last.build === now.build
+    && last.size.width === now.size.width && last.size.height === now.size.height;
 }
 
 /** Watches a chart's box and reports its size in 10-px steps, so the chart is built again for a real change
