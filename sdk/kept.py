@@ -2,6 +2,8 @@
 
 For what a process keeps of things that never change once made (a compiled statement or schema, a dataset
 version's fields, a hashed file): their keys name one version, so nothing needs invalidating, only bounding.
+`take` hands an entry over to a caller that goes on to change it (a process step's workflow, kept beside
+the state it was stored as and checked against it).
 """
 
 from __future__ import annotations
